@@ -1,0 +1,138 @@
+/**
+ * Authored shapes of a rule layer: pvfine's `annotations.json`, `lists.json`, `rendering.json`
+ * (rule-format §1) plus this project's `layer.json`. Objects are strict: pvfine rejects unknown keys at
+ * any depth, so do we. Semantic checks (§1.10) live in validate-*.ts.
+ */
+import { z } from 'zod';
+
+const int = () => z.int('expected an integer');
+const str = () => z.string('expected a string');
+
+export const MatchInputSchema = z.strictObject({
+  extensions: z.array(str()).optional(),
+  glob: str().optional(),
+});
+
+export const TargetInputSchema = z.strictObject({
+  kind: str().optional(),
+  section: str().optional(),
+  index: int().optional(),
+  range: z.strictObject({ start: int().optional(), endExclusive: int().optional() }).optional(),
+  offset: int().optional(),
+  groupOffset: int().optional(),
+  standaloneValues: z.array(z.int32('expected a 32-bit integer')).optional(),
+  recordTokens: int().optional(),
+  tokensPerLineIndex: int().optional(),
+  contextIndex: int().optional(),
+  imagePathToken: int().optional(),
+  imageIndexToken: int().optional(),
+});
+
+export const AnnotationInputSchema = z.strictObject({
+  title: str().optional(),
+  content: str().optional(),
+  type: str().optional(),
+  values: z.record(z.string(), str()).optional(),
+  relation: str().optional(),
+  pathRoot: str().optional(),
+  inlineImage: z.boolean('expected true or false').optional(),
+});
+
+export const PreviewInputSchema = z.strictObject({
+  provider: str().optional(),
+  providers: z.array(str()).optional(),
+  role: str().optional(),
+  group: str().optional(),
+  order: int().optional(),
+  format: str().optional(),
+  label: str().optional(),
+});
+
+export const RuleInputSchema = z.strictObject({
+  id: str().optional(),
+  pvfVersions: z.array(str()).optional(),
+  description: str().optional(),
+  field: str().optional(),
+  match: MatchInputSchema.optional(),
+  target: TargetInputSchema.optional(),
+  annotation: AnnotationInputSchema.optional(),
+  group: str().optional(),
+});
+
+export const FieldInputSchema = z.strictObject({
+  id: str().optional(),
+  pvfVersions: z.array(str()).optional(),
+  match: MatchInputSchema.optional(),
+  target: TargetInputSchema.optional(),
+  annotation: AnnotationInputSchema.optional(),
+  preview: PreviewInputSchema.optional(),
+});
+
+export const RelationInputSchema = z.strictObject({
+  kind: str().optional(),
+  listPath: str().optional(),
+  idToken: int().optional(),
+  pathToken: int().optional(),
+  recordTokens: int().optional(),
+  nameSection: str().optional(),
+  contextToken: int().optional(),
+  contextPaths: z.record(z.string(), str()).optional(),
+  relations: z.array(str()).optional(),
+});
+
+export const AnnotationsFileInputSchema = z.strictObject({
+  version: int(),
+  description: str().optional(),
+  relations: z.record(z.string(), RelationInputSchema).optional(),
+  fields: z.array(FieldInputSchema).optional(),
+  rules: z.array(RuleInputSchema).optional(),
+});
+
+export const ListsFileInputSchema = z.strictObject({
+  version: int(),
+  description: str().optional(),
+  relations: z.record(z.string(), RelationInputSchema).optional(),
+});
+
+export const RenderingRuleInputSchema = z.strictObject({
+  id: str().optional(),
+  description: str().optional(),
+  match: MatchInputSchema.optional(),
+  target: z.strictObject({ kind: str().optional(), section: str().optional() }).optional(),
+  format: z
+    .strictObject({
+      tokensPerLine: int().optional(),
+      offset: int().optional(),
+      tokensPerLineIndex: int().optional(),
+      standaloneValues: z.array(z.int32('expected a 32-bit integer')).optional(),
+      nestedSections: z.array(str()).optional(),
+    })
+    .optional(),
+});
+
+export const RenderingFileInputSchema = z.strictObject({
+  version: int(),
+  description: str().optional(),
+  rules: z.array(RenderingRuleInputSchema).optional(),
+});
+
+export const LayerManifestInputSchema = z.strictObject({
+  name: str(),
+  kind: str().optional(),
+  description: str().optional(),
+  pvfVersions: z.array(str()).optional(),
+  disable: z.array(str()).optional(),
+});
+
+export type MatchInput = z.output<typeof MatchInputSchema>;
+export type TargetInput = z.output<typeof TargetInputSchema>;
+export type AnnotationInput = z.output<typeof AnnotationInputSchema>;
+export type PreviewInput = z.output<typeof PreviewInputSchema>;
+export type RuleInput = z.output<typeof RuleInputSchema>;
+export type FieldInput = z.output<typeof FieldInputSchema>;
+export type RelationInput = z.output<typeof RelationInputSchema>;
+export type AnnotationsFileInput = z.output<typeof AnnotationsFileInputSchema>;
+export type ListsFileInput = z.output<typeof ListsFileInputSchema>;
+export type RenderingRuleInput = z.output<typeof RenderingRuleInputSchema>;
+export type RenderingFileInput = z.output<typeof RenderingFileInputSchema>;
+export type LayerManifestInput = z.output<typeof LayerManifestInputSchema>;

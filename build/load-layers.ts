@@ -1,0 +1,357 @@
+/**
+ * Reads rule layer folders (rule-format §1.11, ARCHITECTURE §3) into parsed, shape-checked input.
+ * Every problem is collected; nothing here throws for bad input.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { canonicalJson, sha256Hex } from '../runtime/bundle/canonical-json.js';
+import type { SourceCategory } from '../runtime/bundle/schema.js';
+import {
+  AnnotationsFileInputSchema,
+  LayerManifestInputSchema,
+  ListsFileInputSchema,
+  RenderingFileInputSchema,
+  type FieldInput,
+  type RelationInput,
+  type RenderingRuleInput,
+  type RuleInput,
+} from './input-schema.js';
+import { normalizeKeyCase } from './normalize-key-case.js';
+import { JsonSyntaxError, parseJsonDocument, type JsonDocument } from './parse-json-document.js';
+import type { Problem } from './problems.js';
+
+export interface SourceItem<T> {
+  input: T;
+  /** File name inside the layer. */
+  file: string;
+  /** JSON path inside that file, e.g. `$.rules[3]`. */
+  path: string;
+  /** The definition exactly as parsed (before key-case and legacy-image normalisation). */
+  raw: unknown;
+}
+
+export interface DefinitionItem<T> extends SourceItem<T> {
+  /** The enum `values` map in source order, or null when absent. */
+  values: [string, string][] | null;
+}
+
+export interface RelationItem extends SourceItem<RelationInput> {
+  name: string;
+  contextPaths: [string, string][] | null;
+}
+
+export interface LoadedLayer {
+  index: number;
+  /** The folder as the user gave it; used only in messages, never stored in a bundle. */
+  dir: string;
+  name: string;
+  kind: SourceCategory;
+  description: string;
+  pvfVersions: string[];
+  disable: string[];
+  rules: DefinitionItem<RuleInput>[];
+  fields: DefinitionItem<FieldInput>[];
+  relations: RelationItem[];
+  rendering: SourceItem<RenderingRuleInput>[];
+  contentHash: string;
+}
+
+export const LAYER_FILES = {
+  manifest: 'layer.json',
+  annotations: 'annotations.json',
+  lists: 'lists.json',
+  rendering: 'rendering.json',
+} as const;
+
+export async function loadLayers(dirs: readonly string[]): Promise<{ layers: LoadedLayer[]; problems: Problem[] }> {
+  const problems: Problem[] = [];
+  const layers: LoadedLayer[] = [];
+  const seenDirs = new Map<string, string>();
+  const seenNames = new Map<string, string>();
+  for (const [index, dir] of dirs.entries()) {
+    const resolved = path.resolve(dir);
+    const previous = seenDirs.get(resolved);
+    if (previous !== undefined) {
+      problems.push(err(dir, '', '', `this folder is given twice (also as ${previous}); give each layer once`));
+      continue;
+    }
+    seenDirs.set(resolved, dir);
+    const layer = await loadLayer(dir, index, problems);
+    if (!layer) continue;
+    const sameName = seenNames.get(layer.name);
+    if (sameName !== undefined) {
+      problems.push(
+        err(layer.name, LAYER_FILES.manifest, '$.name', `layer name "${layer.name}" is already used by ${sameName}; give each layer a unique name`),
+      );
+      continue;
+    }
+    seenNames.set(layer.name, dir);
+    layers.push(layer);
+  }
+  return { layers, problems };
+}
+
+function err(layer: string, file: string, jsonPath: string, message: string): Problem {
+  return { severity: 'error', layer, file, path: jsonPath, message };
+}
+
+async function loadLayer(dir: string, index: number, problems: Problem[]): Promise<LoadedLayer | null> {
+  let info;
+  try {
+    info = await stat(dir);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    problems.push(
+      err(dir, '', '', code === 'ENOENT' ? 'layer folder does not exist; check the --layer path' : `layer folder cannot be read (${code ?? String(cause)})`),
+    );
+    return null;
+  }
+  if (!info.isDirectory()) {
+    problems.push(err(dir, '', '', 'is a file, not a layer folder; --layer takes a folder holding layer.json'));
+    return null;
+  }
+
+  const manifestDoc = await readJson(dir, LAYER_FILES.manifest, dir, problems, true);
+  if (!manifestDoc) return null;
+  const manifest = checkShape(manifestDoc, LayerManifestInputSchema, dir, LAYER_FILES.manifest, problems);
+  if (!manifest) return null;
+  const name = manifest.name.trim();
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
+    problems.push(
+      err(dir, LAYER_FILES.manifest, '$.name', `layer name "${manifest.name}" must be 1–64 letters, digits, ".", "_" or "-", starting with a letter or digit`),
+    );
+    return null;
+  }
+  let kind: SourceCategory = 'unknown';
+  if (manifest.kind === 'builtin' || manifest.kind === 'user') kind = manifest.kind;
+  else if (manifest.kind !== undefined) {
+    problems.push({
+      severity: 'warning',
+      layer: name,
+      file: LAYER_FILES.manifest,
+      path: '$.kind',
+      message: `kind "${manifest.kind}" is not "builtin" or "user"; its definitions are reported with source "unknown"`,
+    });
+  }
+
+  const layer: LoadedLayer = {
+    index,
+    dir,
+    name,
+    kind,
+    description: manifest.description ?? '',
+    pvfVersions: manifest.pvfVersions ?? [],
+    disable: manifest.disable ?? [],
+    rules: [],
+    fields: [],
+    relations: [],
+    rendering: [],
+    contentHash: '',
+  };
+
+  const annotationsDoc = await readJson(dir, LAYER_FILES.annotations, name, problems, false);
+  const listsDoc = await readJson(dir, LAYER_FILES.lists, name, problems, false);
+  const renderingDoc = await readJson(dir, LAYER_FILES.rendering, name, problems, false);
+  if (annotationsDoc === undefined && listsDoc === undefined && renderingDoc === undefined) {
+    problems.push(err(name, '', '', 'holds none of annotations.json, lists.json, rendering.json; add at least one'));
+  }
+
+  if (annotationsDoc) {
+    const doc = checkShape(annotationsDoc, AnnotationsFileInputSchema, name, LAYER_FILES.annotations, problems);
+    if (doc) {
+      checkVersion(doc.version, name, LAYER_FILES.annotations, problems);
+      const rawRules = arrayAt(annotationsDoc.value, 'rules');
+      const rawFields = arrayAt(annotationsDoc.value, 'fields');
+      layer.rules = (doc.rules ?? []).map((input, i) =>
+        definitionItem(input, LAYER_FILES.annotations, `$.rules[${i}]`, rawRules[i], annotationsDoc),
+      );
+      layer.fields = (doc.fields ?? []).map((input, i) =>
+        definitionItem(input, LAYER_FILES.annotations, `$.fields[${i}]`, rawFields[i], annotationsDoc),
+      );
+      // pvfine: a sibling lists.json replaces the document's own relations (rule-format §1.11).
+      if (!listsDoc && doc.relations) {
+        layer.relations = relationItems(doc.relations, LAYER_FILES.annotations, annotationsDoc);
+      }
+    }
+  }
+  if (listsDoc) {
+    const doc = checkShape(listsDoc, ListsFileInputSchema, name, LAYER_FILES.lists, problems);
+    if (doc) {
+      checkVersion(doc.version, name, LAYER_FILES.lists, problems);
+      layer.relations = relationItems(doc.relations ?? {}, LAYER_FILES.lists, listsDoc);
+    }
+  }
+  if (renderingDoc) {
+    const doc = checkShape(renderingDoc, RenderingFileInputSchema, name, LAYER_FILES.rendering, problems);
+    if (doc) {
+      checkVersion(doc.version, name, LAYER_FILES.rendering, problems);
+      const rawRules = arrayAt(renderingDoc.value, 'rules');
+      layer.rendering = (doc.rules ?? []).map((input, i) => ({
+        input,
+        file: LAYER_FILES.rendering,
+        path: `$.rules[${i}]`,
+        raw: rawRules[i],
+      }));
+    }
+  }
+  layer.contentHash = sha256Hex(
+    canonicalJson({
+      name: layer.name,
+      kind: layer.kind,
+      description: layer.description,
+      pvfVersions: layer.pvfVersions,
+      disable: layer.disable,
+      rules: layer.rules.map((r) => [r.raw, r.values]),
+      fields: layer.fields.map((f) => [f.raw, f.values]),
+      relations: layer.relations.map((r) => [r.name, r.raw, r.contextPaths]),
+      rendering: layer.rendering.map((r) => r.raw),
+    }),
+  );
+  return layer;
+}
+
+function definitionItem<T extends RuleInput | FieldInput>(
+  input: T,
+  file: string,
+  jsonPath: string,
+  raw: unknown,
+  doc: JsonDocument,
+): DefinitionItem<T> {
+  const rawValues = objectAt(objectAt(raw, 'annotation'), 'values');
+  migrateLegacyImage(input);
+  return {
+    input,
+    file,
+    path: jsonPath,
+    raw,
+    values: rawValues ? doc.entriesOf(rawValues).map(([k, v]) => [k, String(v)]) : null,
+  };
+}
+
+/**
+ * pvfine's legacy image form (rule-format §1.5): `imageIndexToken` plus `index` meant (index token,
+ * path token); it is rewritten to `index` + `imagePathToken` and never emitted again.
+ */
+function migrateLegacyImage(input: RuleInput | FieldInput): void {
+  const target = input.target;
+  if (!target) return;
+  if (input.annotation?.type === 'image' && target.imageIndexToken !== undefined && target.imagePathToken === undefined) {
+    if (target.index !== undefined) target.imagePathToken = target.index;
+    target.index = target.imageIndexToken;
+  }
+  delete target.imageIndexToken;
+}
+
+function relationItems(relations: Record<string, RelationInput>, file: string, doc: JsonDocument): RelationItem[] {
+  const rawRelations = objectAt(doc.value, 'relations');
+  const order = rawRelations ? doc.entriesOf(rawRelations).map(([k]) => k) : Object.keys(relations);
+  return order.map((name) => {
+    const raw = rawRelations?.[name];
+    const rawContext = objectAt(raw, 'contextPaths');
+    return {
+      name,
+      input: relations[name] as RelationInput,
+      file,
+      path: `$.relations[${JSON.stringify(name)}]`,
+      raw,
+      contextPaths: rawContext ? doc.entriesOf(rawContext).map(([k, v]) => [k, String(v)]) : null,
+    };
+  });
+}
+
+async function readJson(
+  dir: string,
+  file: string,
+  layerName: string,
+  problems: Problem[],
+  required: boolean,
+): Promise<JsonDocument | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path.join(dir, file), 'utf8');
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      if (required) {
+        problems.push(
+          err(layerName, file, '', 'is missing; every layer folder needs a layer.json such as {"name": "user", "kind": "user"}'),
+        );
+      }
+    } else {
+      problems.push(err(layerName, file, '', `cannot be read (${code ?? String(cause)})`));
+    }
+    return undefined;
+  }
+  try {
+    const doc = parseJsonDocument(text);
+    for (const dup of doc.duplicateKeys) {
+      problems.push(err(layerName, file, dup.path, `key "${dup.key}" appears twice in one object; keep one`));
+    }
+    return doc;
+  } catch (cause) {
+    const message = cause instanceof JsonSyntaxError ? cause.message : String(cause);
+    problems.push(err(layerName, file, '', `is not valid JSON: ${message}`));
+    return undefined;
+  }
+}
+
+function checkShape<T>(
+  doc: JsonDocument,
+  schema: z.ZodType<T>,
+  layerName: string,
+  file: string,
+  problems: Problem[],
+): T | undefined {
+  normalizeKeyCase(doc.value, schema, '$', (jsonPath, message) =>
+    problems.push({ severity: 'warning', layer: layerName, file, path: jsonPath, message }),
+  );
+  const result = schema.safeParse(doc.value);
+  if (result.success) return result.data;
+  for (const issue of result.error.issues) {
+    problems.push(err(layerName, file, formatJsonPath(issue.path), describeIssue(issue)));
+  }
+  return undefined;
+}
+
+function checkVersion(version: number, layerName: string, file: string, problems: Problem[]): void {
+  if (version !== 1) problems.push(err(layerName, file, '$.version', `version 必须为 1，当前为 ${version}: set "version": 1`));
+}
+
+export function formatJsonPath(segments: readonly PropertyKey[]): string {
+  let out = '$';
+  for (const segment of segments) {
+    if (typeof segment === 'number') out += `[${segment}]`;
+    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) out += `.${segment}`;
+    else out += `[${JSON.stringify(String(segment))}]`;
+  }
+  return out;
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
+    return `unknown key ${keys}: pvfine rule files allow no other keys here; remove it or fix its spelling`;
+  }
+  if (issue.code === 'invalid_type') {
+    if (issue.expected === 'object' || issue.expected === 'array') return `expected ${article(issue.expected)} ${issue.expected}`;
+    return issue.message.startsWith('Invalid input') ? `expected ${issue.expected}` : issue.message;
+  }
+  return issue.message;
+}
+
+function article(word: string): string {
+  return /^[aeiou]/.test(word) ? 'an' : 'a';
+}
+
+function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const member = (value as Record<string, unknown>)[key];
+  return member !== null && typeof member === 'object' && !Array.isArray(member) ? (member as Record<string, unknown>) : undefined;
+}
+
+function arrayAt(value: unknown, key: string): unknown[] {
+  if (value === null || typeof value !== 'object') return [];
+  const member = (value as Record<string, unknown>)[key];
+  return Array.isArray(member) ? member : [];
+}

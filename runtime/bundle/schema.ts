@@ -1,0 +1,257 @@
+/**
+ * The snapshot bundle contract (ARCHITECTURE §4), defined once. `build/` writes through these schemas
+ * and validates the finished bundle before writing; `runtime/` and `site/` read through them.
+ */
+import { z } from 'zod';
+
+/** Bumped on any incompatible change of a bundle file; readers reject other versions. */
+export const SCHEMA_VERSION = 1;
+
+export const BUNDLE_FILES = [
+  'documents.json',
+  'values.json',
+  'relations.json',
+  'rendering.json',
+  'search-index.json',
+] as const;
+export type BundleFileName = (typeof BUNDLE_FILES)[number];
+
+/**
+ * A version context: a supported client version (e.g. "110US"), or "" for an archive whose version is
+ * unknown, where only definitions without a `pvfVersions` restriction apply (rule-format §1.12).
+ */
+export const VersionKeySchema = z.string().describe('client version such as "110US", or "" for unknown');
+
+export const SourceCategorySchema = z
+  .enum(['builtin', 'user', 'unknown'])
+  .describe('where the definition comes from: the builtin layer, a user layer, or unknown');
+
+export const DefinitionStatusSchema = z
+  .enum(['effective', 'overridden', 'disabled'])
+  .describe('layer-level status: overridden by a later layer, disabled by a layer.json, or effective');
+
+export const MatchSpecSchema = z.strictObject({
+  extensions: z.array(z.string()).describe('file extensions with the dot, compared case-insensitively; [] = any'),
+  glob: z.string().describe('archive-relative path pattern; "" = any path'),
+});
+
+export const RangeSchema = z.strictObject({
+  start: z.int().describe('first direct-token index, 0-based'),
+  endExclusive: z.int().describe('direct-token index after the last one'),
+});
+
+/** Every optional part is present, `null` when the source did not set it: 0 and absent differ. */
+export const TargetSpecSchema = z.strictObject({
+  kind: z.enum(['path', 'section', 'token']),
+  section: z.string().nullable().describe('section name without brackets, matched case-insensitively'),
+  index: z.int().nullable(),
+  range: RangeSchema.nullable(),
+  offset: z.int().nullable(),
+  groupOffset: z.int().nullable(),
+  standaloneValues: z.array(z.int()).nullable(),
+  recordTokens: z.int().nullable(),
+  tokensPerLineIndex: z.int().nullable(),
+  contextIndex: z.int().nullable(),
+  imagePathToken: z.int().nullable(),
+});
+
+export const AnnotationTypeSchema = z.enum(['text', 'enum', 'reference', 'path', 'image']);
+
+/** The annotation block without its `values` map (values are paged separately). */
+export const AnnotationSpecSchema = z.strictObject({
+  title: z.string(),
+  content: z.string(),
+  type: AnnotationTypeSchema,
+  relation: z.string().nullable(),
+  pathRoot: z.string().nullable(),
+  inlineImage: z.boolean().nullable(),
+  hasValues: z.boolean().describe('whether the source set a values map (valueCount says how many)'),
+});
+
+export const PreviewSpecSchema = z.strictObject({
+  providers: z.array(z.string()),
+  role: z.string(),
+  group: z.string(),
+  order: z.int().nullable(),
+  format: z.string(),
+  label: z.string().nullable(),
+});
+
+export const ResolvedDefinitionSchema = z.strictObject({
+  match: MatchSpecSchema,
+  target: TargetSpecSchema,
+  annotation: AnnotationSpecSchema,
+  preview: PreviewSpecSchema.nullable(),
+});
+
+export const VersionStatusSchema = z.strictObject({
+  effective: z.boolean(),
+  reason: z.string().nullable(),
+});
+
+export const DocumentSchema = z.strictObject({
+  documentId: z.string(),
+  kind: z.enum(['rule', 'field']),
+  id: z.string().describe('rule id (for generated rules "field:<fieldId>") or field id'),
+  origin: z.enum(['configured', 'generated']),
+  layer: z.string(),
+  layerIndex: z.int(),
+  source: SourceCategorySchema,
+  sourcePointer: z.string().describe('file and JSON path inside the layer, e.g. annotations.json#rules[3]'),
+  fieldId: z.string().nullable().describe('shared field a rule uses, or the field a generated rule comes from'),
+  group: z.string().nullable(),
+  description: z.string(),
+  title: z.string(),
+  content: z.string(),
+  summary: z.string(),
+  summaryTruncated: z.boolean(),
+  section: z.string().nullable(),
+  targetKind: z.enum(['path', 'section', 'token']),
+  annotationType: AnnotationTypeSchema,
+  relation: z.string().nullable(),
+  pvfVersions: z.array(z.string()),
+  match: MatchSpecSchema,
+  valueCount: z.int(),
+  status: DefinitionStatusSchema,
+  statusReason: z.string().nullable(),
+  overriddenBy: z.string().nullable().describe('documentId of the overriding definition'),
+  versions: z.record(VersionKeySchema, VersionStatusSchema),
+  resolved: ResolvedDefinitionSchema,
+  raw: z.json().describe('the definition as written, values map omitted'),
+});
+
+export const DocumentsFileSchema = z.strictObject({
+  documents: z.array(DocumentSchema),
+  /** Per version context, the effective rules in explain order (explicit, then generated field rules). */
+  ruleOrder: z.record(VersionKeySchema, z.array(z.string())),
+});
+
+export const ValuesFileSchema = z.strictObject({
+  values: z.record(z.string(), z.array(z.tuple([z.string(), z.string()]))),
+});
+
+export const RelationProblemSchema = z.strictObject({
+  kind: z.enum(['cycle', 'missing', 'disabled']),
+  member: z.string().nullable(),
+  message: z.string(),
+});
+
+export const RelationSchema = z.strictObject({
+  name: z.string(),
+  layer: z.string(),
+  layerIndex: z.int(),
+  source: SourceCategorySchema,
+  sourcePointer: z.string(),
+  status: DefinitionStatusSchema,
+  statusReason: z.string().nullable(),
+  kind: z.enum(['list', 'contextual', 'union']),
+  listPath: z.string().nullable(),
+  idToken: z.int(),
+  pathToken: z.int(),
+  recordTokens: z.int().nullable(),
+  effectiveRecordTokens: z.int(),
+  nameSection: z.string().nullable(),
+  contextToken: z.int().nullable(),
+  contextPaths: z.array(z.tuple([z.string(), z.string()])).nullable().describe('context value → list path, in source order'),
+  members: z.array(z.string()).nullable(),
+  /** Union members flattened in lookup order (only effective, existing, acyclic members). */
+  resolvedMembers: z.array(z.string()),
+  /** Every .lst path a lookup may read, with the layout fallbacks of rule-format §4.3. */
+  listPaths: z.array(z.string()),
+  problems: z.array(RelationProblemSchema),
+  raw: z.json(),
+});
+
+export const RelationsFileSchema = z.strictObject({
+  relations: z.array(RelationSchema),
+});
+
+export const RenderingRuleSchema = z.strictObject({
+  id: z.string(),
+  layer: z.string(),
+  layerIndex: z.int(),
+  status: DefinitionStatusSchema,
+  statusReason: z.string().nullable(),
+  description: z.string(),
+  match: MatchSpecSchema,
+  target: z.strictObject({ kind: z.enum(['file', 'section']), section: z.string().nullable() }),
+  format: z.strictObject({
+    tokensPerLine: z.int(),
+    offset: z.int().nullable(),
+    tokensPerLineIndex: z.int().nullable(),
+    standaloneValues: z.array(z.int()).nullable(),
+    nestedSections: z.array(z.string()).nullable(),
+  }),
+});
+
+export const RenderingFileSchema = z.strictObject({
+  /** Effective rendering rules in precedence order (later wins ties, as in pvfine). */
+  rules: z.array(RenderingRuleSchema),
+});
+
+export const TokenizerInfoSchema = z.strictObject({ id: z.string(), version: z.int() });
+
+export const SearchIndexFileSchema = z.strictObject({
+  tokenizer: TokenizerInfoSchema,
+  /** Position i is the documentId of the index's internal id i. */
+  documentIds: z.array(z.string()),
+  index: z.record(z.string(), z.json()).describe('MiniSearch toJSON() output'),
+});
+
+export const LayerInfoSchema = z.strictObject({
+  name: z.string(),
+  kind: SourceCategorySchema,
+  description: z.string(),
+  contentHash: z.string(),
+  pvfVersions: z.array(z.string()),
+  disable: z.array(z.string()),
+  counts: z.strictObject({
+    rules: z.int(),
+    fields: z.int(),
+    relations: z.int(),
+    renderingRules: z.int(),
+  }),
+});
+
+export const ManifestSchema = z.strictObject({
+  schemaVersion: z.literal(SCHEMA_VERSION),
+  rulesRevision: z.string(),
+  engine: z.strictObject({ name: z.literal('pvfdoc'), version: z.string() }),
+  tokenizer: TokenizerInfoSchema,
+  layers: z.array(LayerInfoSchema),
+  pvfVersions: z.array(z.string()),
+  counts: z.strictObject({
+    documents: z.int(),
+    rules: z.int(),
+    fields: z.int(),
+    generatedRules: z.int(),
+    relations: z.int(),
+    renderingRules: z.int(),
+    enumValues: z.int(),
+    effectiveByVersion: z.record(VersionKeySchema, z.int()),
+  }),
+  files: z.array(z.strictObject({ name: z.string(), sha256: z.string(), bytes: z.int() })),
+});
+
+export type VersionKey = z.output<typeof VersionKeySchema>;
+export type SourceCategory = z.output<typeof SourceCategorySchema>;
+export type DefinitionStatus = z.output<typeof DefinitionStatusSchema>;
+export type MatchSpec = z.output<typeof MatchSpecSchema>;
+export type TargetSpec = z.output<typeof TargetSpecSchema>;
+export type AnnotationType = z.output<typeof AnnotationTypeSchema>;
+export type AnnotationSpec = z.output<typeof AnnotationSpecSchema>;
+export type PreviewSpec = z.output<typeof PreviewSpecSchema>;
+export type ResolvedDefinition = z.output<typeof ResolvedDefinitionSchema>;
+export type VersionStatus = z.output<typeof VersionStatusSchema>;
+export type BundleDocument = z.output<typeof DocumentSchema>;
+export type DocumentsFile = z.output<typeof DocumentsFileSchema>;
+export type ValuesFile = z.output<typeof ValuesFileSchema>;
+export type RelationProblem = z.output<typeof RelationProblemSchema>;
+export type BundleRelation = z.output<typeof RelationSchema>;
+export type RelationsFile = z.output<typeof RelationsFileSchema>;
+export type RenderingRule = z.output<typeof RenderingRuleSchema>;
+export type RenderingFile = z.output<typeof RenderingFileSchema>;
+export type TokenizerInfo = z.output<typeof TokenizerInfoSchema>;
+export type SearchIndexFile = z.output<typeof SearchIndexFileSchema>;
+export type LayerInfo = z.output<typeof LayerInfoSchema>;
+export type Manifest = z.output<typeof ManifestSchema>;
