@@ -4,7 +4,7 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../runtime/bundle/canonical-json.js';
 import type { SourceCategory } from '../runtime/bundle/schema.js';
 import {
