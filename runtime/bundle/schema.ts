@@ -84,7 +84,12 @@ export const ResolvedDefinitionSchema = z.strictObject({
   preview: PreviewSpecSchema.nullable(),
 });
 
+export const VersionStateSchema = z
+  .enum(['effective', 'overridden', 'disabled', 'notApplicable', 'suppressed'])
+  .describe('status in one version context: notApplicable = pvfVersions exclude it; suppressed = an explicit rule replaces this implicit field rule');
+
 export const VersionStatusSchema = z.strictObject({
+  state: VersionStateSchema,
   effective: z.boolean(),
   reason: z.string().nullable(),
 });
@@ -242,6 +247,7 @@ export type AnnotationType = z.output<typeof AnnotationTypeSchema>;
 export type AnnotationSpec = z.output<typeof AnnotationSpecSchema>;
 export type PreviewSpec = z.output<typeof PreviewSpecSchema>;
 export type ResolvedDefinition = z.output<typeof ResolvedDefinitionSchema>;
+export type VersionState = z.output<typeof VersionStateSchema>;
 export type VersionStatus = z.output<typeof VersionStatusSchema>;
 export type BundleDocument = z.output<typeof DocumentSchema>;
 export type DocumentsFile = z.output<typeof DocumentsFileSchema>;

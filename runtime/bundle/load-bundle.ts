@@ -1,0 +1,199 @@
+/**
+ * Reads a snapshot bundle: checks the schema version and tokenizer first (so an old or foreign bundle
+ * fails with a clear message), then every file's hash and shape. Values load on first use.
+ */
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type MiniSearch from 'minisearch';
+import { PvfdocError } from '../errors.js';
+import { loadSearchIndex, TOKENIZER, type SearchableRecord } from '../search/search-index.js';
+import { sha256Hex } from './canonical-json.js';
+import { CURRENT_POINTER, MANIFEST_FILE } from './constants.js';
+import {
+  BUNDLE_FILES,
+  DocumentsFileSchema,
+  ManifestSchema,
+  RelationsFileSchema,
+  RenderingFileSchema,
+  SCHEMA_VERSION,
+  SearchIndexFileSchema,
+  ValuesFileSchema,
+  type BundleDocument,
+  type BundleFileName,
+  type BundleRelation,
+  type Manifest,
+  type RenderingRule,
+} from './schema.js';
+
+export interface Bundle {
+  /** Folder it was read from, or "" for a bundle held in memory. */
+  dir: string;
+  manifest: Manifest;
+  rulesRevision: string;
+  documents: BundleDocument[];
+  documentsById: Map<string, BundleDocument>;
+  /** Position of each document in `documents` (the search index's internal id). */
+  positionById: Map<string, number>;
+  ruleOrder: Record<string, string[]>;
+  relations: BundleRelation[];
+  relationsByName: Map<string, BundleRelation>;
+  rendering: RenderingRule[];
+  searchIndex: MiniSearch<SearchableRecord>;
+  /** Enum values of a document in source order ([] when it has none). */
+  valuesOf(documentId: string): readonly (readonly [string, string])[];
+}
+
+export type BundleFileReader = (name: BundleFileName | typeof MANIFEST_FILE) => string;
+
+/** Reads `dir/current` and returns the bundle folder it names. */
+export async function resolveCurrentBundleDir(snapshotsDir: string): Promise<string> {
+  const pointer = path.join(snapshotsDir, CURRENT_POINTER);
+  let revision: string;
+  try {
+    revision = (await readFile(pointer, 'utf8')).trim();
+  } catch (cause) {
+    throw new PvfdocError('INVALID_BUNDLE', `no current snapshot: ${pointer} cannot be read`, {
+      hint: 'Build one first: npx pvfdoc build --layer rules/builtin',
+      data: { file: pointer },
+      cause,
+    });
+  }
+  if (!/^[0-9a-f]{8,64}$/.test(revision)) {
+    throw new PvfdocError('INVALID_BUNDLE', `${pointer} does not hold a snapshot revision`, {
+      hint: 'Rebuild with npx pvfdoc build, which rewrites it.',
+      data: { file: pointer },
+    });
+  }
+  return path.join(snapshotsDir, revision);
+}
+
+export async function loadBundle(dir: string): Promise<Bundle> {
+  const texts = new Map<string, string>();
+  const read = async (name: string) => {
+    try {
+      texts.set(name, await readFile(path.join(dir, name), 'utf8'));
+    } catch (cause) {
+      throw new PvfdocError('INVALID_BUNDLE', `bundle file ${path.join(dir, name)} cannot be read`, {
+        hint: 'Point at a folder written by pvfdoc build (it holds manifest.json), or rebuild it.',
+        data: { file: name },
+        cause,
+      });
+    }
+  };
+  await read(MANIFEST_FILE);
+  await Promise.all(BUNDLE_FILES.filter((f) => f !== 'values.json').map(read));
+  return openBundle((name) => {
+    const text = texts.get(name);
+    if (text !== undefined) return text;
+    try {
+      return readFileSync(path.join(dir, name), 'utf8');
+    } catch (cause) {
+      throw new PvfdocError('INVALID_BUNDLE', `bundle file ${path.join(dir, name)} cannot be read`, { data: { file: name }, cause });
+    }
+  }, dir);
+}
+
+/** Opens a bundle from a file reader (disk, or the in-memory output of a build). */
+export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
+  const manifest = parseManifest(readBundleFile(MANIFEST_FILE));
+  const hashes = new Map(manifest.files.map((f) => [f.name, f.sha256]));
+  const readChecked = (name: BundleFileName): unknown => {
+    const text = readBundleFile(name);
+    const expected = hashes.get(name);
+    if (expected === undefined || sha256Hex(text) !== expected) {
+      throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} does not match the hash in manifest.json: the bundle is corrupt`, {
+        hint: 'Rebuild the snapshot with pvfdoc build; bundles are never edited by hand.',
+        data: { file: name },
+      });
+    }
+    try {
+      return JSON.parse(text);
+    } catch (cause) {
+      throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} is not valid JSON`, { data: { file: name }, cause });
+    }
+  };
+  const parse = <T>(name: BundleFileName, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } }): T => {
+    const result = schema.safeParse(readChecked(name));
+    if (!result.success) {
+      throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} does not match bundle schema ${SCHEMA_VERSION}: ${result.error.message.slice(0, 300)}`, {
+        data: { file: name },
+      });
+    }
+    return result.data;
+  };
+
+  const docsFile = parse('documents.json', DocumentsFileSchema);
+  const relationsFile = parse('relations.json', RelationsFileSchema);
+  const renderingFile = parse('rendering.json', RenderingFileSchema);
+  const indexFile = parse('search-index.json', SearchIndexFileSchema);
+  if (indexFile.tokenizer.id !== TOKENIZER.id || indexFile.tokenizer.version !== TOKENIZER.version) {
+    throw new PvfdocError('INVALID_BUNDLE', `search-index.json was built with tokenizer ${indexFile.tokenizer.id}@${indexFile.tokenizer.version}; this pvfdoc reads ${TOKENIZER.id}@${TOKENIZER.version}`, {
+      hint: 'Rebuild the snapshot with this version of pvfdoc.',
+      data: { file: 'search-index.json' },
+    });
+  }
+  let searchIndex: MiniSearch<SearchableRecord>;
+  try {
+    searchIndex = loadSearchIndex(indexFile.index);
+  } catch (cause) {
+    throw new PvfdocError('INVALID_BUNDLE', `search-index.json cannot be loaded: ${(cause as Error).message}`, { data: { file: 'search-index.json' }, cause });
+  }
+
+  const documentsById = new Map<string, BundleDocument>();
+  const positionById = new Map<string, number>();
+  docsFile.documents.forEach((doc, i) => {
+    documentsById.set(doc.documentId, doc);
+    positionById.set(doc.documentId, i);
+  });
+  let values: Record<string, [string, string][]> | undefined;
+  return {
+    dir,
+    manifest,
+    rulesRevision: manifest.rulesRevision,
+    documents: docsFile.documents,
+    documentsById,
+    positionById,
+    ruleOrder: docsFile.ruleOrder,
+    relations: relationsFile.relations,
+    relationsByName: new Map(relationsFile.relations.map((r) => [r.name, r])),
+    rendering: renderingFile.rules,
+    searchIndex,
+    valuesOf(documentId) {
+      values ??= parse('values.json', ValuesFileSchema).values;
+      return values[documentId] ?? [];
+    },
+  };
+}
+
+function parseManifest(text: string): Manifest {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (cause) {
+    throw new PvfdocError('INVALID_BUNDLE', 'manifest.json is not valid JSON', { data: { file: MANIFEST_FILE }, cause });
+  }
+  const version = (json as { schemaVersion?: unknown } | null)?.schemaVersion;
+  if (version !== SCHEMA_VERSION) {
+    throw new PvfdocError('INVALID_BUNDLE', `manifest.json has schemaVersion ${JSON.stringify(version ?? null)}; this pvfdoc reads schemaVersion ${SCHEMA_VERSION}`, {
+      hint: 'Rebuild the snapshot from its layers with this version of pvfdoc.',
+      data: { file: MANIFEST_FILE, schemaVersion: version ?? null, supported: SCHEMA_VERSION },
+    });
+  }
+  const result = ManifestSchema.safeParse(json);
+  if (!result.success) {
+    throw new PvfdocError('INVALID_BUNDLE', `manifest.json does not match bundle schema ${SCHEMA_VERSION}: ${result.error.message.slice(0, 300)}`, {
+      data: { file: MANIFEST_FILE },
+    });
+  }
+  return result.data;
+}
+
+/** An in-memory bundle from a build, read through the same checks as one on disk. */
+export function openBuiltBundle(files: ReadonlyMap<string, string>): Bundle {
+  return openBundle((name) => {
+    const text = files.get(name);
+    if (text === undefined) throw new PvfdocError('INVALID_BUNDLE', `bundle has no ${name}`, { data: { file: name } });
+    return text;
+  });
+}

@@ -1,0 +1,84 @@
+/**
+ * Arguments and result of `pvf_annotation_get` (protocol: 文档详情).
+ */
+import { z } from 'zod';
+import {
+  DefinitionStatusSchema,
+  PreviewSpecSchema,
+  RelationProblemSchema,
+  ResolvedDefinitionSchema,
+  SourceCategorySchema,
+  VersionStatusSchema,
+} from '../bundle/schema.js';
+
+export const DEFAULT_VALUES_LIMIT = 50;
+export const MAX_VALUES_LIMIT = 100;
+/** A get response larger than this is refused with RESPONSE_TOO_LARGE rather than cut. */
+export const MAX_GET_RESPONSE_BYTES = 512 * 1024;
+
+export const GetInputSchema = z.strictObject({
+  documentId: z.string().min(1).max(200).describe('documentId from pvf_annotation_search items of the same rulesRevision'),
+  rulesRevision: z.string().max(100).optional().describe('rulesRevision of the search that gave the documentId; a different active snapshot gives STALE_RULES'),
+  value: z.string().max(1000).optional().describe('exact enum key to look up, compared as a string ("001" and "1" differ)'),
+  valuesCursor: z.string().max(2000).optional().describe('valuesNextCursor of the previous call; omit for the first page'),
+  valuesLimit: z.int().min(1).max(MAX_VALUES_LIMIT).optional().describe(`enum values per page, 1–${MAX_VALUES_LIMIT}, default ${DEFAULT_VALUES_LIMIT}`),
+});
+
+export const GetRelationSchema = z.strictObject({
+  name: z.string(),
+  kind: z.enum(['list', 'contextual', 'union']),
+  status: DefinitionStatusSchema,
+  statusReason: z.string().nullable(),
+  layer: z.string(),
+  source: SourceCategorySchema,
+  listPath: z.string().nullable(),
+  idToken: z.int(),
+  pathToken: z.int(),
+  recordTokens: z.int().nullable(),
+  effectiveRecordTokens: z.int(),
+  nameSection: z.string().nullable(),
+  contextRequired: z.boolean().describe('true when a lookup needs a context token (e.g. a job tag)'),
+  contextToken: z.int().nullable(),
+  contextPaths: z.array(z.strictObject({ context: z.string(), listPath: z.string() })).nullable(),
+  members: z.array(z.string()).nullable(),
+  resolvedMembers: z.array(z.string()),
+  listPaths: z.array(z.string()).describe('archive .lst paths a lookup may read, layout fallbacks included'),
+  problems: z.array(RelationProblemSchema),
+});
+
+export const GetOutputSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  rulesRevision: z.string(),
+  document: z.strictObject({
+    documentId: z.string(),
+    kind: z.enum(['rule', 'field']),
+    ruleId: z.string().nullable(),
+    fieldId: z.string().nullable(),
+    origin: z.enum(['configured', 'generated']),
+    layer: z.string(),
+    source: SourceCategorySchema,
+    sourcePointer: z.string(),
+    group: z.string().nullable(),
+    description: z.string(),
+    title: z.string(),
+    content: z.string(),
+    pvfVersions: z.array(z.string()),
+    status: DefinitionStatusSchema,
+    statusReason: z.string().nullable(),
+    overriddenBy: z.string().nullable(),
+    versions: z.record(z.string(), VersionStatusSchema),
+  }),
+  definitionsOmitValues: z.literal(true),
+  rawDefinition: z.json(),
+  resolvedDefinition: ResolvedDefinitionSchema,
+  preview: PreviewSpecSchema.nullable(),
+  valueCount: z.int(),
+  values: z.array(z.strictObject({ key: z.string(), label: z.string() })),
+  valuesNextCursor: z.string().nullable(),
+  valueLookup: z.strictObject({ key: z.string(), found: z.boolean(), label: z.string().nullable() }).nullable(),
+  relations: z.array(GetRelationSchema),
+});
+
+export type GetInput = z.input<typeof GetInputSchema>;
+export type GetOutput = z.output<typeof GetOutputSchema>;
+export type GetRelation = z.output<typeof GetRelationSchema>;

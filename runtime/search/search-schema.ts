@@ -1,0 +1,69 @@
+/**
+ * Arguments and result of `pvf_annotation_search` (protocol: 规则搜索). The MCP tool, the CLI and the
+ * site use these schemas as they are.
+ */
+import { z } from 'zod';
+import { AnnotationTypeSchema, SourceCategorySchema, VersionStateSchema } from '../bundle/schema.js';
+
+export const DEFAULT_SEARCH_LIMIT = 20;
+export const MAX_SEARCH_LIMIT = 100;
+export const MAX_MATCHED_VALUES = 5;
+
+export const SearchInputSchema = z.strictObject({
+  query: z.string().max(1000).optional().describe('keywords, split on whitespace; every word must appear (AND), as a case-insensitive substring of id, description, title, content, section, field id, relation name or enum keys/labels'),
+  filePath: z.string().max(1000).optional().describe('archive-internal path with "/" (may be a file that does not exist yet); only definitions whose match applies to it are returned'),
+  pathKind: z.enum(['file', 'directory']).optional().describe('"file" (default) or "directory"; directory returns only path notes of that folder itself'),
+  extensions: z.array(z.string().max(32)).max(50).optional().describe('extensions with the dot, e.g. [".equ", ".stk"]; any of them (OR)'),
+  section: z.string().max(200).optional().describe('section name, with or without one pair of brackets, e.g. "rarity" or "[rarity]"'),
+  kinds: z.array(z.enum(['rule', 'field'])).optional().describe('"rule" and/or "field"; default both'),
+  targetKinds: z.array(z.enum(['path', 'section', 'token'])).optional().describe('target kinds (TargetSpec.kind), any of them'),
+  annotationTypes: z.array(AnnotationTypeSchema).optional().describe('annotation types (AnnotationSpec.type), any of them'),
+  relation: z.string().max(200).optional().describe('relation name, exact'),
+  pvfVersion: z.string().max(32).optional().describe('"current" (default; needs workspaceId), "all" (no version filtering), or a version such as "110US"'),
+  workspaceId: z.string().max(200).optional().describe('from workspace_info; required when pvfVersion is "current"'),
+  status: z.enum(['effective', 'all']).optional().describe('"effective" (default) or "all" to include disabled, overridden and not-applicable definitions with their reason'),
+  cursor: z.string().max(2000).optional().describe('nextCursor of the previous page; omit on the first call'),
+  limit: z.int().min(1).max(MAX_SEARCH_LIMIT).optional().describe(`page size, 1–${MAX_SEARCH_LIMIT}, default ${DEFAULT_SEARCH_LIMIT}`),
+});
+
+export const SearchItemSchema = z.strictObject({
+  documentId: z.string().describe('opaque id for pvf_annotation_get, valid within this rulesRevision'),
+  kind: z.enum(['rule', 'field']),
+  ruleId: z.string().nullable().describe('rule id (generated rules: "field:<fieldId>"); null for a field'),
+  fieldId: z.string().nullable(),
+  origin: z.enum(['configured', 'generated']),
+  title: z.string(),
+  summary: z.string().describe('at most 512 code points'),
+  summaryTruncated: z.boolean(),
+  section: z.string().nullable(),
+  targetKind: z.enum(['path', 'section', 'token']),
+  annotationType: AnnotationTypeSchema,
+  pvfVersions: z.array(z.string()).describe('versions the definition is limited to; [] = all'),
+  effective: z.boolean(),
+  state: VersionStateSchema,
+  statusReason: z.string().nullable(),
+  applicability: z.enum(['matched', 'unknown']),
+  matchReasons: z.array(z.string()),
+  valueCount: z.int(),
+  relation: z.string().nullable(),
+  layer: z.string(),
+  source: SourceCategorySchema,
+  matchedValues: z.array(z.strictObject({ key: z.string(), label: z.string() })).optional(),
+});
+
+export const SearchOutputSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  rulesRevision: z.string(),
+  context: z.strictObject({
+    workspaceId: z.string().nullable(),
+    pvfVersion: z.string().describe('"all", or the version the results were filtered for ("" = unknown version)'),
+    filePath: z.string().nullable(),
+  }),
+  items: z.array(SearchItemSchema),
+  totalMatches: z.int(),
+  nextCursor: z.string().nullable(),
+});
+
+export type SearchInput = z.input<typeof SearchInputSchema>;
+export type SearchItem = z.output<typeof SearchItemSchema>;
+export type SearchOutput = z.output<typeof SearchOutputSchema>;
