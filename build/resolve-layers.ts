@@ -19,7 +19,7 @@ import type {
 } from '../runtime/bundle/schema.js';
 import { DEFAULT_PVF_VERSIONS, UNKNOWN_VERSION } from '../runtime/bundle/constants.js';
 import { toSummary } from '../runtime/bundle/summary.js';
-import type { AnnotationInput, FieldInput, MatchInput, PreviewInput, RuleInput, TargetInput } from './input-schema.js';
+import type { AnnotationInput, FieldInput, MatchInput, PreviewInput, RenderingRuleInput, RuleInput, TargetInput } from './input-schema.js';
 import type { DefinitionItem, LoadedLayer, RelationItem, SourceItem } from './load-layers.js';
 import { resolveFieldBlocks } from './resolve-field-blocks.js';
 
@@ -590,7 +590,7 @@ export function listPathCandidates(listPath: string): string[] {
   return out;
 }
 
-function toRenderingRule(def: Definition<SourceItem<import('./input-schema.js').RenderingRuleInput>>): RenderingRule {
+function toRenderingRule(def: Definition<SourceItem<RenderingRuleInput>>): RenderingRule {
   const input = def.item.input;
   const format = input.format ?? {};
   return {

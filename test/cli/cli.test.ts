@@ -1,0 +1,149 @@
+import { execFile, spawn } from 'node:child_process';
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SearchOutputSchema } from '../../runtime/search/search-schema.js';
+import { GetOutputSchema } from '../../runtime/get/get-schema.js';
+
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
+
+interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+async function pvfdoc(args: string[], cwd: string): Promise<Result> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+let work: string;
+
+beforeAll(async () => {
+  // The published entry point is the esbuild bundle; test that file, not the sources.
+  await run(process.execPath, [path.join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT });
+  work = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-cli-'));
+});
+
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe('pvfdoc CLI (dist/pvfdoc.mjs)', () => {
+  it('builds the shipped builtin layer by default and points current at the revision', async () => {
+    const result = await pvfdoc(['build'], work);
+    expect(result.code).toBe(0);
+    const revision = /rulesRevision ([0-9a-f]+)/.exec(result.stdout)?.[1];
+    expect(revision).toMatch(/^[0-9a-f]{20}$/);
+    expect((await readFile(path.join(work, 'snapshots/current'), 'utf8')).trim()).toBe(revision);
+    expect(result.stdout).toMatch(/\d+ rules, \d+ fields/);
+  });
+
+  it('prints exactly the search structuredContent with --json', async () => {
+    const result = await pvfdoc(['search', '--json', '--section', '[rarity]', '--pvf-version', '110US', '--extension', '.equ'], work);
+    expect(result.code).toBe(0);
+    const parsed = SearchOutputSchema.parse(JSON.parse(result.stdout));
+    expect(parsed.items.length).toBeGreaterThan(0);
+    expect(parsed.items.every((i) => i.section === 'rarity')).toBe(true);
+  });
+
+  it('prints a readable table without --json and finds Chinese by substring', async () => {
+    const result = await pvfdoc(['search', '稀有'], work);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('documentId');
+    expect(result.stdout).toContain('稀有度');
+  });
+
+  it('gets a document found by search, as JSON and as text', async () => {
+    const search = SearchOutputSchema.parse(JSON.parse((await pvfdoc(['search', '--json', '--section', 'rarity', '--annotation-type', 'enum'], work)).stdout));
+    const id = search.items[0]?.documentId ?? '';
+    const json = await pvfdoc(['get', '--json', '--value', '4', id], work);
+    expect(json.code).toBe(0);
+    const parsed = GetOutputSchema.parse(JSON.parse(json.stdout));
+    expect(parsed.valueLookup).toEqual({ key: '4', found: true, label: '史诗' });
+    const text = await pvfdoc(['get', id], work);
+    expect(text.stdout).toContain('values (');
+  });
+
+  it('fails with DOCUMENT_NOT_FOUND and exit 1 for an unknown documentId', async () => {
+    const result = await pvfdoc(['get', 'nope'], work);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('DOCUMENT_NOT_FOUND');
+  });
+
+  it('rejects an unknown version with INVALID_VERSION naming the supported ones', async () => {
+    const result = await pvfdoc(['search', '--pvf-version', '70KR'], work);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('INVALID_VERSION');
+    expect(result.stderr).toContain('110US');
+  });
+
+  it('exits 2 with a usage message for an unknown option', async () => {
+    const result = await pvfdoc(['search', '--nope'], work);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('pvfdoc search --help');
+  });
+
+  it('validates without writing and reports every problem of an invalid layer', async () => {
+    const bad = path.join(work, 'bad-layer');
+    await cp(path.join(ROOT, 'rules/builtin'), bad, { recursive: true });
+    await writeFile(path.join(bad, 'layer.json'), JSON.stringify({ name: 'bad', kind: 'user' }));
+    await writeFile(
+      path.join(bad, 'annotations.json'),
+      JSON.stringify({ version: 1, rules: [{ id: 'a', colour: 'red' }, { id: 'b', match: { glob: 'x/[' }, target: { kind: 'path' }, annotation: { type: 'text' } }] }),
+    );
+    const before = await readdir(path.join(work, 'snapshots'));
+    const current = await readFile(path.join(work, 'snapshots/current'), 'utf8');
+    const result = await pvfdoc(['build', '--layer', path.join(ROOT, 'rules/builtin'), '--layer', bad], work);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('colour');
+    expect(result.stderr).toContain('nothing was written');
+    expect(await readdir(path.join(work, 'snapshots'))).toEqual(before);
+    expect(await readFile(path.join(work, 'snapshots/current'), 'utf8')).toBe(current);
+    const validate = await pvfdoc(['validate', '--layer', bad], work);
+    expect(validate.code).toBe(1);
+  });
+
+  it('rebuilds on change with --watch and leaves current alone when the new input is invalid', async () => {
+    const layer = path.join(work, 'watched');
+    await cp(path.join(ROOT, 'rules/builtin'), layer, { recursive: true });
+    const out = path.join(work, 'watch-snapshots');
+    const child = spawn(process.execPath, [CLI, 'build', '--watch', '--layer', layer, '--out', out], { cwd: work });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const waitFor = async (check: () => boolean, what: string) => {
+      for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 100));
+      if (!check()) throw new Error(`timed out waiting for ${what}; stdout: ${stdout}; stderr: ${stderr}`);
+    };
+    try {
+      await waitFor(() => stdout.includes('watching'), 'the first build');
+      const first = (await readFile(path.join(out, 'current'), 'utf8')).trim();
+
+      await writeFile(path.join(layer, 'annotations.json'), '{ "version": 1, "rules": [ }');
+      await waitFor(() => stderr.includes('nothing was written'), 'the failed rebuild');
+      expect((await readFile(path.join(out, 'current'), 'utf8')).trim()).toBe(first);
+
+      const annotations = JSON.parse(await readFile(path.join(ROOT, 'rules/builtin/annotations.json'), 'utf8')) as { rules: { annotation?: { title?: string } }[] };
+      const rule = annotations.rules.find((r) => r.annotation?.title);
+      if (rule?.annotation) rule.annotation.title = 'changed by the watch test';
+      await writeFile(path.join(layer, 'annotations.json'), JSON.stringify(annotations));
+      await waitFor(() => (stdout.match(/rulesRevision/g) ?? []).length >= 2, 'the second build');
+      const second = (await readFile(path.join(out, 'current'), 'utf8')).trim();
+      expect(second).not.toBe(first);
+    } finally {
+      child.kill('SIGINT');
+    }
+  });
+});
