@@ -81,7 +81,9 @@ export function resolveLayers(layers: readonly LoadedLayer[]): ResolvedRules {
   // Rules: resolve shared fields against the field that wins across all layers.
   for (const def of rules) {
     const input = def.item.input;
-    const field = input.field !== undefined && input.field !== '' ? fieldWinners.get(input.field) : undefined;
+    // pvfine trims the field id before the lookup.
+    const fieldName = input.field?.trim() ?? '';
+    const field = fieldName !== '' ? fieldWinners.get(fieldName) : undefined;
     if (field) ruleField.set(def, field);
     const blocks = resolveFieldBlocks(input, field?.item.input);
     const valuesSource = blocks.fromField.annotation && field ? field.item.values : def.item.values;
@@ -103,7 +105,7 @@ export function resolveLayers(layers: readonly LoadedLayer[]): ResolvedRules {
       kind: 'rule',
       origin: 'configured',
       id: def.id,
-      fieldId: input.field !== undefined && input.field !== '' ? input.field : null,
+      fieldId: fieldName !== '' ? fieldName : null,
       group: input.group ?? null,
       description: input.description ?? '',
       pvfVersions: input.pvfVersions ?? [],
