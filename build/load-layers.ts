@@ -27,7 +27,7 @@ export interface SourceItem<T> {
   file: string;
   /** JSON path inside that file, e.g. `$.rules[3]`. */
   path: string;
-  /** The definition exactly as parsed (before key-case and legacy-image normalisation). */
+  /** The definition as parsed, keys in their canonical case (before legacy-image migration). */
   raw: unknown;
 }
 

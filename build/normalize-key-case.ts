@@ -22,10 +22,10 @@ export function normalizeKeyCase(
       if (canonical === undefined || canonical in value) continue;
       value[canonical] = value[key];
       delete value[key];
-      warn(`${path}.${key}`, `key "${key}" is read as "${canonical}"; write it as "${canonical}" (keys are case-sensitive here)`);
+      warn(appendKey(path, key), `key "${key}" is read as "${canonical}"; write it as "${canonical}" (keys are case-sensitive here)`);
     }
     for (const key of known) {
-      if (key in value) normalizeKeyCase(value[key], shape[key] as z.ZodType, `${path}.${key}`, warn);
+      if (key in value) normalizeKeyCase(value[key], shape[key] as z.ZodType, appendKey(path, key), warn);
     }
   } else if (inner instanceof z.ZodArray) {
     if (!Array.isArray(value)) return;
@@ -33,7 +33,7 @@ export function normalizeKeyCase(
   } else if (inner instanceof z.ZodRecord) {
     if (!isPlainObject(value)) return;
     const valueType = (inner as unknown as { valueType: z.ZodType }).valueType;
-    for (const key of Object.keys(value)) normalizeKeyCase(value[key], valueType, `${path}.${key}`, warn);
+    for (const key of Object.keys(value)) normalizeKeyCase(value[key], valueType, appendKey(path, key), warn);
   }
 }
 
@@ -47,4 +47,9 @@ function unwrap(schema: z.ZodType): z.ZodType {
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Same notation as every other problem path: `.key` for identifiers, `["key"]` otherwise. */
+function appendKey(path: string, key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }

@@ -1,6 +1,6 @@
 /**
  * Reads a snapshot bundle: checks the schema version and tokenizer first (so an old or foreign bundle
- * fails with a clear message), then every file's hash and shape. Values load on first use.
+ * fails with a clear message), then every file's hash and shape. Values are parsed on first use.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -82,7 +82,7 @@ export async function loadBundle(dir: string): Promise<Bundle> {
     }
   };
   await read(MANIFEST_FILE);
-  await Promise.all(BUNDLE_FILES.filter((f) => f !== 'values.json').map(read));
+  await Promise.all(BUNDLE_FILES.map(read));
   return openBundle((name) => {
     const text = texts.get(name);
     if (text !== undefined) return text;
@@ -98,7 +98,7 @@ export async function loadBundle(dir: string): Promise<Bundle> {
 export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
   const manifest = parseManifest(readBundleFile(MANIFEST_FILE));
   const hashes = new Map(manifest.files.map((f) => [f.name, f.sha256]));
-  const readChecked = (name: BundleFileName): unknown => {
+  const checkedText = (name: BundleFileName): string => {
     const text = readBundleFile(name);
     const expected = hashes.get(name);
     if (expected === undefined || sha256Hex(text) !== expected) {
@@ -107,14 +107,21 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
         data: { file: name },
       });
     }
+    return text;
+  };
+  const readChecked = (name: BundleFileName, text = checkedText(name)): unknown => {
     try {
       return JSON.parse(text);
     } catch (cause) {
       throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} is not valid JSON`, { data: { file: name }, cause });
     }
   };
-  const parse = <T>(name: BundleFileName, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } }): T => {
-    const result = schema.safeParse(readChecked(name));
+  const parse = <T>(
+    name: BundleFileName,
+    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } },
+    text?: string,
+  ): T => {
+    const result = schema.safeParse(readChecked(name, text));
     if (!result.success) {
       throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} does not match bundle schema ${SCHEMA_VERSION}: ${result.error.message.slice(0, 300)}`, {
         data: { file: name },
@@ -146,6 +153,9 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
     documentsById.set(doc.documentId, doc);
     positionById.set(doc.documentId, i);
   });
+  // values.json is parsed on first use, but its hash is checked now: a damaged bundle is refused at
+  // load (and by a hot reload), never in the middle of a request.
+  const valuesText = checkedText('values.json');
   let values: Record<string, [string, string][]> | undefined;
   return {
     dir,
@@ -160,7 +170,7 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
     rendering: renderingFile.rules,
     searchIndex,
     valuesOf(documentId) {
-      values ??= parse('values.json', ValuesFileSchema).values;
+      values ??= parse('values.json', ValuesFileSchema, valuesText).values;
       return values[documentId] ?? [];
     },
   };
