@@ -69,12 +69,13 @@ export function getDocument(bundle: Bundle, input: GetInput): GetOutput {
     definitionsOmitValues: true,
     rawDefinition: doc.raw,
     resolvedDefinition: doc.resolved,
-    preview: doc.resolved.preview,
+    preview: doc.resolved.preview ?? fieldPreview(bundle, doc.fieldId),
     valueCount: all.length,
     values: page,
     valuesNextCursor: next,
     valueLookup,
-    relations: referencedRelations(bundle, doc.resolved.annotation.type === 'reference' ? doc.relation : null),
+    // A relation named on a non-reference rule is still shown: search's relation filter finds it too.
+    relations: referencedRelations(bundle, doc.relation),
   };
   const bytes = Buffer.byteLength(JSON.stringify(output));
   if (bytes > MAX_GET_RESPONSE_BYTES) {
@@ -84,6 +85,18 @@ export function getDocument(bundle: Bundle, input: GetInput): GetOutput {
     });
   }
   return output;
+}
+
+/** The preview spec of the effective shared field a rule uses (previews live on fields). */
+function fieldPreview(bundle: Bundle, fieldId: string | null): GetOutput['preview'] {
+  if (fieldId === null) return null;
+  let preview: GetOutput['preview'] = null;
+  for (const doc of bundle.documents) {
+    if (doc.kind === 'field' && doc.id === fieldId && doc.resolved.preview && (preview === null || doc.status === 'effective')) {
+      preview = doc.resolved.preview;
+    }
+  }
+  return preview;
 }
 
 /** The relation a document refers to plus, for a union, every member it reaches. */

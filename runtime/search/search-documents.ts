@@ -7,7 +7,7 @@ import { UNKNOWN_VERSION } from '../bundle/constants.js';
 import { bindingHash, decodeCursor, encodeCursor } from '../cursor.js';
 import { PvfdocError } from '../errors.js';
 import { fileExtension, matchesDefinition, normalizeArchivePath } from '../match/match-glob.js';
-import { DEFAULT_SEARCH_LIMIT, MAX_MATCHED_VALUES, type SearchInput, type SearchItem, type SearchOutput } from './search-schema.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_MATCHED_VALUES, MAX_SEARCH_RESPONSE_BYTES, type SearchInput, type SearchItem, type SearchOutput } from './search-schema.js';
 import { splitTerms } from './search-index.js';
 
 export const SEARCH_TOOL = 'pvf_annotation_search';
@@ -37,6 +37,11 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   const words = (input.query ?? '').trim().toLowerCase().split(/\s+/u).filter(Boolean);
   const filePath = input.filePath !== undefined && input.filePath.trim() !== '' ? normalizeArchivePath(input.filePath) : null;
   const pathKind = input.pathKind ?? 'file';
+  if (input.pathKind === 'directory' && filePath === null) {
+    throw new PvfdocError('INVALID_ARGUMENT', 'pathKind "directory" needs a filePath naming the folder', {
+      hint: 'Give filePath (e.g. "equipment/character"), or drop pathKind.',
+    });
+  }
   const extensions = input.extensions?.length ? [...new Set(input.extensions.map((e) => e.trim().toLowerCase()))].sort() : null;
   if (extensions?.some((e) => !e.startsWith('.') || e.includes('/') || e.includes('\\'))) {
     throw new PvfdocError('INVALID_ARGUMENT', `extensions must look like ".equ": got ${JSON.stringify(input.extensions)}`, {
@@ -140,10 +145,9 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   }
 
   items.sort((a, b) => compareCandidates(a.candidate, b.candidate));
-  const page = items.slice(offset, offset + limit).map((x) => x.item);
-  const next = offset + limit < items.length
-    ? encodeCursor({ tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: offset + limit })
-    : null;
+  const page = fitPage(items.slice(offset, offset + limit).map((x) => x.item));
+  const end = offset + page.length;
+  const next = end < items.length ? encodeCursor({ tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }) : null;
   return {
     schemaVersion: 1,
     rulesRevision: bundle.rulesRevision,
@@ -155,7 +159,28 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
     items: page,
     totalMatches: items.length,
     nextCursor: next,
+    truncated: page.length < Math.min(limit, Math.max(0, items.length - offset)),
   };
+}
+
+/** The longest prefix of the page that fits the response budget (at least one item, or an error). */
+function fitPage(page: SearchItem[]): SearchItem[] {
+  // Room for the envelope (revision, context, cursor) around the items.
+  const budget = MAX_SEARCH_RESPONSE_BYTES - 2048;
+  let used = 0;
+  for (let i = 0; i < page.length; i++) {
+    used += Buffer.byteLength(JSON.stringify(page[i])) + 1;
+    if (used > budget) {
+      if (i === 0) {
+        throw new PvfdocError('RESPONSE_TOO_LARGE', `search item ${page[0]?.documentId ?? ''} alone exceeds the ${MAX_SEARCH_RESPONSE_BYTES}-byte response limit`, {
+          hint: 'Use pvf_annotation_get for this document.',
+          data: { limit: MAX_SEARCH_RESPONSE_BYTES },
+        });
+      }
+      return page.slice(0, i);
+    }
+  }
+  return page;
 }
 
 /** The version context key, or null for "all". */

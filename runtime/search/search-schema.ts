@@ -8,6 +8,8 @@ import { AnnotationTypeSchema, SourceCategorySchema, VersionStateSchema } from '
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
 export const MAX_MATCHED_VALUES = 5;
+/** Search pages shrink to stay under this many bytes of JSON. */
+export const MAX_SEARCH_RESPONSE_BYTES = 256 * 1024;
 
 export const SearchInputSchema = z.strictObject({
   query: z.string().max(1000).optional().describe('keywords, split on whitespace; every word must appear (AND), as a case-insensitive substring of id, description, title, content, section, field id, relation name or enum keys/labels'),
@@ -62,6 +64,7 @@ export const SearchOutputSchema = z.strictObject({
   items: z.array(SearchItemSchema),
   totalMatches: z.int(),
   nextCursor: z.string().nullable(),
+  truncated: z.boolean().describe('true when the page holds fewer than limit items to stay under the response size limit; continue with nextCursor'),
 });
 
 export type SearchInput = z.input<typeof SearchInputSchema>;
