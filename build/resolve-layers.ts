@@ -5,23 +5,21 @@
  */
 import { sha256Hex } from '../runtime/bundle/canonical-json.js';
 import type {
-  AnnotationSpec,
   BundleDocument,
   BundleRelation,
   DefinitionStatus,
-  MatchSpec,
-  PreviewSpec,
-  RelationProblem,
   RenderingRule,
   ResolvedDefinition,
-  TargetSpec,
   VersionStatus,
 } from '../runtime/bundle/schema.js';
 import { DEFAULT_PVF_VERSIONS, UNKNOWN_VERSION } from '../runtime/bundle/constants.js';
 import { toSummary } from '../runtime/bundle/summary.js';
-import type { AnnotationInput, FieldInput, MatchInput, PreviewInput, RenderingRuleInput, RuleInput, TargetInput } from './input-schema.js';
-import type { DefinitionItem, LoadedLayer, RelationItem, SourceItem } from './load-layers.js';
+import type { FieldInput, RenderingRuleInput, RuleInput } from './input-schema.js';
+import { layerDefinitions, placementOrder, winnersById, type Definition } from './layer-definitions.js';
+import type { DefinitionItem, LoadedLayer, SourceItem } from './load-layers.js';
 import { resolveFieldBlocks } from './resolve-field-blocks.js';
+import { resolveRelations } from './resolve-relations.js';
+import { covers, toMatchSpec, toResolvedDefinition } from './to-resolved-definition.js';
 
 export interface ResolvedRules {
   pvfVersions: string[];
@@ -30,23 +28,6 @@ export interface ResolvedRules {
   ruleOrder: Record<string, string[]>;
   relations: BundleRelation[];
   rendering: RenderingRule[];
-}
-
-type IdentityKind = 'rule' | 'field' | 'relation' | 'rendering';
-
-interface Definition<T> {
-  kind: IdentityKind;
-  id: string;
-  layer: LoadedLayer;
-  item: T;
-  status: DefinitionStatus;
-  statusReason: string | null;
-  /** The definition that directly overrides this one, if any. */
-  overrider: Definition<T> | null;
-  /** The last definition of this identity across all layers. */
-  winner: Definition<T>;
-  /** Whether this is the earliest definition of its identity (it fixes the identity's place in order). */
-  first: boolean;
 }
 
 export function supportedVersions(layers: readonly LoadedLayer[]): string[] {
@@ -255,77 +236,6 @@ function docOf(map: Map<Definition<unknown>, BundleDocument>, def: Definition<ne
   return doc;
 }
 
-function layerDefinitions<T>(
-  layers: readonly LoadedLayer[],
-  kind: IdentityKind,
-  pick: (layer: LoadedLayer) => readonly (readonly [string, T])[],
-): Definition<T>[] {
-  const all: Definition<T>[] = [];
-  const byId = new Map<string, Definition<T>[]>();
-  for (const layer of layers) {
-    for (const [id, item] of pick(layer)) {
-      const chain = byId.get(id) ?? [];
-      const def: Definition<T> = {
-        kind,
-        id,
-        layer,
-        item,
-        status: 'effective',
-        statusReason: null,
-        overrider: null,
-        winner: undefined as unknown as Definition<T>,
-        first: chain.length === 0,
-      };
-      const previous = chain.at(-1);
-      if (previous) previous.overrider = def;
-      chain.push(def);
-      byId.set(id, chain);
-      all.push(def);
-    }
-  }
-  for (const chain of byId.values()) {
-    const winner = chain.at(-1) as Definition<T>;
-    for (const def of chain) {
-      def.winner = winner;
-      if (def.overrider) {
-        def.status = 'overridden';
-        def.statusReason = `overridden by ${kind} "${def.id}" of layer "${def.overrider.layer.name}"`;
-        continue;
-      }
-      const disabler = layers.find((l) => l.index > def.layer.index && l.disable.includes(`${kind}:${def.id}`));
-      if (disabler) {
-        def.status = 'disabled';
-        def.statusReason = `disabled by layer "${disabler.name}" (layer.json disable: "${kind}:${def.id}")`;
-      }
-    }
-  }
-  return all;
-}
-
-function winnersById<T>(defs: readonly Definition<T>[]): Map<string, Definition<T>> {
-  const map = new Map<string, Definition<T>>();
-  for (const def of defs) map.set(def.id, def.winner);
-  return map;
-}
-
-/**
- * Order of identities (ARCHITECTURE §3): for rules, later layers first, each in array order, and an
- * override keeps the place of the definition it overrides. Rendering rules keep layer order
- * (pvfine lets the later rule win ties). Only effective winners are listed.
- */
-function placementOrder<T>(defs: readonly Definition<T>[], direction: 'later-first' | 'earlier-first'): Definition<T>[] {
-  const layerIndexes = [...new Set(defs.map((d) => d.layer.index))].sort((a, b) => a - b);
-  if (direction === 'later-first') layerIndexes.reverse();
-  const out: Definition<T>[] = [];
-  for (const index of layerIndexes) {
-    for (const def of defs) {
-      if (def.layer.index !== index || !def.first) continue;
-      if (def.winner.status === 'effective') out.push(def.winner);
-    }
-  }
-  return out;
-}
-
 function makeDocument(args: {
   def: Definition<SourceItem<unknown>>;
   kind: 'rule' | 'field';
@@ -386,210 +296,6 @@ function omitValues(raw: unknown): BundleDocument['raw'] {
     }
   }
   return copy;
-}
-
-function toResolvedDefinition(
-  match: MatchInput | undefined,
-  target: TargetInput | undefined,
-  annotation: AnnotationInput | undefined,
-  preview: PreviewInput | undefined,
-  values: [string, string][] | null,
-): ResolvedDefinition {
-  return {
-    match: toMatchSpec(match),
-    target: toTargetSpec(target),
-    annotation: toAnnotationSpec(annotation, values),
-    preview: preview ? toPreviewSpec(preview) : null,
-  };
-}
-
-export function toMatchSpec(match: MatchInput | undefined): MatchSpec {
-  return { extensions: match?.extensions ?? [], glob: match?.glob ?? '' };
-}
-
-function toTargetSpec(target: TargetInput | undefined): TargetSpec {
-  const kind = target?.kind === 'section' || target?.kind === 'token' ? target.kind : 'path';
-  const range = target?.range;
-  return {
-    kind,
-    section: target?.section ?? null,
-    index: target?.index ?? null,
-    range: range ? { start: range.start ?? 0, endExclusive: range.endExclusive ?? 0 } : null,
-    offset: target?.offset ?? null,
-    groupOffset: target?.groupOffset ?? null,
-    standaloneValues: target?.standaloneValues ?? null,
-    recordTokens: target?.recordTokens ?? null,
-    tokensPerLineIndex: target?.tokensPerLineIndex ?? null,
-    contextIndex: target?.contextIndex ?? null,
-    imagePathToken: target?.imagePathToken ?? null,
-  };
-}
-
-function toAnnotationSpec(annotation: AnnotationInput | undefined, values: [string, string][] | null): AnnotationSpec {
-  const type = annotation?.type;
-  return {
-    title: annotation?.title ?? '',
-    content: (annotation?.content ?? '').trim(),
-    type: type === 'enum' || type === 'reference' || type === 'path' || type === 'image' ? type : 'text',
-    relation: annotation?.relation ?? null,
-    pathRoot: annotation?.pathRoot ?? null,
-    inlineImage: annotation?.inlineImage ?? null,
-    hasValues: values !== null,
-  };
-}
-
-function toPreviewSpec(preview: PreviewInput): PreviewSpec {
-  const providers: string[] = [];
-  for (const name of [preview.provider, ...(preview.providers ?? [])]) {
-    const trimmed = name?.trim();
-    if (trimmed && !providers.some((p) => p.toLowerCase() === trimmed.toLowerCase())) providers.push(trimmed);
-  }
-  return {
-    providers,
-    role: preview.role ?? '',
-    group: preview.group ?? '',
-    order: preview.order ?? null,
-    format: preview.format ?? '',
-    label: preview.label ?? null,
-  };
-}
-
-/**
- * pvfine's "covers" test (rule-format §1.9): an explicit rule with the same annotation type, title,
- * relation, pathRoot and an identical target, and an empty or equal match, suppresses a field's
- * implicit rule. Go zero values: plain ints compare absent as 0; pointer fields keep absent distinct.
- */
-function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefinition): boolean {
-  if (!rule) return false;
-  const a = rule.annotation;
-  const b = field.annotation;
-  if (a.type !== b.type || a.title !== b.title || (a.relation ?? '') !== (b.relation ?? '') || (a.pathRoot ?? '') !== (b.pathRoot ?? '')) {
-    return false;
-  }
-  const s = rule.target;
-  const t = field.target;
-  const sameTarget =
-    s.kind === t.kind &&
-    (s.section ?? '').toLowerCase() === (t.section ?? '').toLowerCase() &&
-    (s.offset ?? 0) === (t.offset ?? 0) &&
-    (s.recordTokens ?? 0) === (t.recordTokens ?? 0) &&
-    (s.groupOffset ?? 0) === (t.groupOffset ?? 0) &&
-    (s.standaloneValues ?? []).join(',') === (t.standaloneValues ?? []).join(',') &&
-    s.index === t.index &&
-    s.tokensPerLineIndex === t.tokensPerLineIndex &&
-    s.contextIndex === t.contextIndex &&
-    s.imagePathToken === t.imagePathToken &&
-    JSON.stringify(s.range) === JSON.stringify(t.range);
-  if (!sameTarget) return false;
-  const m = rule.match;
-  if (m.extensions.length === 0 && m.glob.trim() === '') return true;
-  const n = field.match;
-  const sortedLower = (list: string[]) => list.map((e) => e.toLowerCase()).sort().join('\u0000');
-  return m.glob.trim().toLowerCase() === n.glob.trim().toLowerCase() && sortedLower(m.extensions) === sortedLower(n.extensions);
-}
-
-function resolveRelations(
-  defs: readonly Definition<RelationItem>[],
-  winners: Map<string, Definition<RelationItem>>,
-): BundleRelation[] {
-  const flatten = (name: string, stack: string[], problems: RelationProblem[]): { members: string[]; paths: string[] } => {
-    const def = winners.get(name);
-    if (!def) {
-      problems.push({ kind: 'missing', member: name, message: `member relation "${name}" is not defined` });
-      return { members: [], paths: [] };
-    }
-    if (def.status !== 'effective') {
-      problems.push({ kind: 'disabled', member: name, message: `member relation "${name}" is ${def.status}; lookups skip it` });
-      return { members: [], paths: [] };
-    }
-    if (stack.includes(name)) {
-      problems.push({ kind: 'cycle', member: name, message: `relation cycle: ${[...stack, name].join(' → ')}` });
-      return { members: [], paths: [] };
-    }
-    const input = def.item.input;
-    if (input.kind === 'union') {
-      const out = { members: [] as string[], paths: [] as string[] };
-      for (const member of input.relations ?? []) {
-        const sub = flatten(member, [...stack, name], problems);
-        if (winners.get(member)?.item.input.kind !== 'union' && sub.paths.length + sub.members.length > 0) out.members.push(member);
-        out.members.push(...sub.members.filter((m) => !out.members.includes(m)));
-        out.paths.push(...sub.paths.filter((p) => !out.paths.includes(p)));
-      }
-      return out;
-    }
-    const listPaths = input.kind === 'contextual' ? (def.item.contextPaths ?? []).map(([, p]) => p) : [input.listPath ?? ''];
-    const paths: string[] = [];
-    for (const p of listPaths) for (const candidate of listPathCandidates(p)) if (!paths.includes(candidate)) paths.push(candidate);
-    return { members: [], paths };
-  };
-
-  return defs.map((def) => {
-    const input = def.item.input;
-    const kind = input.kind === 'contextual' || input.kind === 'union' ? input.kind : 'list';
-    const problems: RelationProblem[] = [];
-    let resolvedMembers: string[] = [];
-    let listPaths: string[] = [];
-    if (def.status === 'effective') {
-      const flat = kind === 'union'
-        ? (() => {
-            const out = { members: [] as string[], paths: [] as string[] };
-            for (const member of input.relations ?? []) {
-              const sub = flatten(member, [def.id], problems);
-              if (winners.get(member)?.status === 'effective' && winners.get(member)?.item.input.kind !== 'union') out.members.push(member);
-              for (const m of sub.members) if (!out.members.includes(m)) out.members.push(m);
-              for (const p of sub.paths) if (!out.paths.includes(p)) out.paths.push(p);
-            }
-            return out;
-          })()
-        : flatten(def.id, [], problems);
-      resolvedMembers = flat.members;
-      listPaths = flat.paths;
-    }
-    const idToken = input.idToken ?? 0;
-    const pathToken = input.pathToken ?? 0;
-    return {
-      name: def.id,
-      layer: def.layer.name,
-      layerIndex: def.layer.index,
-      source: def.layer.kind,
-      sourcePointer: `${def.item.file}#${def.item.path}`,
-      status: def.status,
-      statusReason: def.statusReason,
-      kind,
-      listPath: input.listPath ?? null,
-      idToken,
-      pathToken,
-      recordTokens: input.recordTokens ?? null,
-      effectiveRecordTokens: input.recordTokens && input.recordTokens > 0 ? input.recordTokens : Math.max(idToken, pathToken) + 1,
-      nameSection: input.nameSection ?? null,
-      contextToken: input.contextToken ?? null,
-      contextPaths: def.item.contextPaths,
-      members: input.relations ?? null,
-      resolvedMembers,
-      listPaths,
-      problems,
-      raw: JSON.parse(JSON.stringify(def.item.raw ?? null)) as BundleRelation['raw'],
-    };
-  });
-}
-
-/**
- * Where a configured `.lst` may live (rule-format §4.3): as given, `list/<basename>`, and for
- * `list/x.lst` also `x/x.lst` (90US keeps `equipment/equipment.lst`, 110US `list/equipment.lst`).
- */
-export function listPathCandidates(listPath: string): string[] {
-  const clean = listPath.replace(/\\/g, '/').replace(/^\/+/, '').trim();
-  if (!clean) return [];
-  const base = clean.slice(clean.lastIndexOf('/') + 1);
-  const out = [clean];
-  const inList = `list/${base}`;
-  if (!out.includes(inList)) out.push(inList);
-  if (clean.toLowerCase().startsWith('list/') && !clean.slice(5).includes('/')) {
-    const stem = base.replace(/\.lst$/i, '');
-    const folder = `${stem}/${base}`;
-    if (!out.includes(folder)) out.push(folder);
-  }
-  return out;
 }
 
 function toRenderingRule(def: Definition<SourceItem<RenderingRuleInput>>): RenderingRule {
