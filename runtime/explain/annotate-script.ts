@@ -1,0 +1,374 @@
+/**
+ * Rule annotations of one script file (rule-format §2.2–§2.6), as structured items (protocol-notes
+ * "Explain"): the effective rules of a version context, in explain order, are matched against the file,
+ * anchored in its script view, turned into items and merged by exact span. Reference and path lookups
+ * are injected, so this module reads no archive. Runtime annotations (placeholders, `.lst` links) are
+ * not made here.
+ */
+import type { Bundle } from '../bundle/load-bundle.js';
+import type { AnnotationType, BundleDocument, BundleRelation } from '../bundle/schema.js';
+import { PvfdocError } from '../errors.js';
+import { matchesDefinition } from '../match/match-glob.js';
+import { parseInt32 } from './canonical-number.js';
+import { computeAnchors, type Anchor } from './compute-anchors.js';
+import type { ScriptWarningCode } from './lex-script.js';
+import { createLineIndex, normalizeText, type LineIndex, type TextPosition } from './normalize-text.js';
+import { createNestedSectionPredicate, parseScriptView, type ScriptView } from './parse-script-view.js';
+import { trimSpace } from './trim-space.js';
+
+export type ResolutionStatus = 'resolved' | 'missing' | 'context_required' | 'unsupported';
+
+export interface ReferenceQuery {
+  relation: string;
+  /** The token value. */
+  id: string;
+  /** The record's context token value, when the rule or its contextual relation names one. */
+  context: string | null;
+}
+
+export interface ReferenceResolution {
+  status: ResolutionStatus;
+  /** Display name of the target (its `nameSection` token); null or "" when unknown. */
+  name: string | null;
+  /** Archive path of the target file. */
+  path: string | null;
+}
+
+/** Looks an id up through a relation (§4.3). */
+export type ResolveReference = (query: ReferenceQuery) => ReferenceResolution;
+
+/** The archive's own path of a file (case-insensitive lookup), or null when it does not exist. */
+export type ResolvePath = (archivePath: string) => string | null;
+
+export interface ExplainReference {
+  relation: string;
+  id: string;
+  context: string | null;
+  name: string | null;
+  path: string | null;
+  resolutionStatus: ResolutionStatus;
+}
+
+/** The file a `path` annotation points at. */
+export interface ExplainPathLink {
+  /** The rule's `pathRoot` ("" when none). */
+  root: string;
+  /** The token value. */
+  value: string;
+  /** The archive path: as the workspace spells it when resolved, else the looked-up candidate. */
+  path: string;
+  resolutionStatus: 'resolved' | 'missing' | 'unsupported';
+}
+
+/** One rule's contribution to a (merged) annotation, in rule order. */
+export interface ExplainBlock {
+  /** That rule's item title (its enum label or reference name when it has one). */
+  title: string;
+  content: string;
+  ruleId: string;
+  documentId: string;
+}
+
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
+export interface ExplainAnnotation {
+  /** The first rule's title, replaced by its enum label or resolved reference name (pvfine). */
+  title: string;
+  /** The first rule's own content (trimmed); every rule's is in `blocks`. */
+  content: string;
+  type: AnnotationType;
+  origin: 'rule';
+  ruleIds: string[];
+  documentIds: string[];
+  /** Section name as written in the file. */
+  section: string;
+  occurrence: number;
+  /** Direct-token index (the first one of a range); null on a section tag. */
+  tokenIndex: number | null;
+  /** Last direct-token index covered, only for range annotations spanning several tokens. */
+  lastTokenIndex?: number;
+  /** Record ordinal within the section occurrence, only for repeated-record rules. */
+  recordIndex?: number;
+  /** The anchored token's canonical value; null on a section tag or a range. */
+  value: string | null;
+  range: TextRange;
+  start: TextPosition;
+  /** Position of the exclusive end offset. */
+  end: TextPosition;
+  /** Enum label of `value` (first enum rule on the span). */
+  valueLabel?: string;
+  /** Set when the first enum rule on the span has no label for `value`. */
+  unknownValue?: true;
+  reference?: ExplainReference;
+  image?: { path: string; index: number };
+  /** The image is meant to be shown inline (some rule with an image asked for it). */
+  inlineImage?: true;
+  pathLink?: ExplainPathLink;
+  blocks: ExplainBlock[];
+}
+
+export interface ExplainWarning {
+  code: ScriptWarningCode;
+  message: string;
+  range: TextRange;
+  start: TextPosition;
+  end: TextPosition;
+}
+
+export interface AnnotateScriptInput {
+  bundle: Bundle;
+  /** Version context: a key of `bundle.ruleOrder` ("" = unknown version). */
+  versionKey: string;
+  /** Archive-relative path of the file (any slash style or case). */
+  filePath: string;
+  /** The file's text; normalised here (normalize-text.ts), and all offsets refer to the normalised text. */
+  text: string;
+  /** Without it every reference is `unsupported`. */
+  resolveReference?: ResolveReference;
+  /** Without it every path link is `unsupported`. */
+  resolvePath?: ResolvePath;
+}
+
+export interface AnnotateScriptResult {
+  /** The view of the normalised text (`view.text`). */
+  view: ScriptView;
+  /** Merged items sorted by start, then end (stable). */
+  annotations: ExplainAnnotation[];
+  warnings: ExplainWarning[];
+}
+
+/** Explains a script file with the rules of one version context. */
+export function annotateScript(input: AnnotateScriptInput): AnnotateScriptResult {
+  const { bundle, filePath } = input;
+  const text = normalizeText(input.text);
+  const view = parseScriptView(text, createNestedSectionPredicate(bundle.rendering, filePath));
+  const lines = createLineIndex(text);
+  const merged = new Map<string, ExplainAnnotation>();
+
+  for (const doc of rulesInOrder(bundle, input.versionKey)) {
+    const { match, target, annotation } = doc.resolved;
+    if (target.kind === 'path' || !matchesDefinition(match, filePath, false)) continue;
+    const relation = annotation.type === 'reference' && annotation.relation !== null ? effectiveRelation(bundle, annotation.relation) : undefined;
+    const contextToken = relation?.kind === 'contextual' ? (relation.contextToken ?? 0) : null;
+    for (const anchor of computeAnchors(view, target, { annotationType: annotation.type, contextToken })) {
+      const item = buildItem(input, doc, anchor, lines);
+      const key = `${anchor.start}:${anchor.end}`;
+      const existing = merged.get(key);
+      if (existing) mergeInto(existing, item);
+      else merged.set(key, item);
+    }
+  }
+
+  const annotations = [...merged.values()].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+  const warnings = view.warnings.map((w) => ({
+    code: w.code,
+    message: w.message,
+    range: { start: w.start, end: w.end },
+    start: lines.offsetToPosition(w.start),
+    end: lines.offsetToPosition(w.end),
+  }));
+  return { view, annotations, warnings };
+}
+
+export interface PathContextEntry {
+  /** The file or folder the note is about (slashes normalised, outer slashes removed, case kept). */
+  scopePath: string;
+  scopeKind: 'file' | 'directory';
+  ruleId: string;
+  documentId: string;
+  title: string;
+  content: string;
+}
+
+/**
+ * The `path` rule notes of a file and of each ancestor folder (§2.2 "annotation chain"): the file
+ * first, then its parent folder, then outward to the top-level folder (the archive root itself is not a
+ * scope); within one scope, in explain order. Folders are matched as directories, so rules with
+ * extensions never apply to them.
+ */
+export function pathContext(bundle: Bundle, versionKey: string, filePath: string): PathContextEntry[] {
+  const pathRules = rulesInOrder(bundle, versionKey).filter((doc) => doc.resolved.target.kind === 'path');
+  const parts = trimSlashes(filePath.replaceAll('\\', '/')).split('/');
+  const entries: PathContextEntry[] = [];
+  for (let depth = parts.length; depth >= 1; depth--) {
+    const scopePath = parts.slice(0, depth).join('/');
+    if (scopePath === '') continue;
+    const isDirectory = depth < parts.length;
+    for (const doc of pathRules) {
+      if (!matchesDefinition(doc.resolved.match, scopePath, isDirectory)) continue;
+      entries.push({
+        scopePath,
+        scopeKind: isDirectory ? 'directory' : 'file',
+        ruleId: doc.id,
+        documentId: doc.documentId,
+        title: doc.resolved.annotation.title,
+        content: doc.resolved.annotation.content.trim(),
+      });
+    }
+  }
+  return entries;
+}
+
+// --- Internal helpers ---
+
+function rulesInOrder(bundle: Bundle, versionKey: string): BundleDocument[] {
+  const order = bundle.ruleOrder[versionKey];
+  if (order === undefined) {
+    const supportedVersions = Object.keys(bundle.ruleOrder);
+    throw new PvfdocError('INVALID_VERSION', `version context ${JSON.stringify(versionKey)} is not in this snapshot`, {
+      hint: `Use one of: ${supportedVersions.map((v) => JSON.stringify(v)).join(', ')} ("" = unknown version).`,
+      data: { supportedVersions },
+    });
+  }
+  const docs: BundleDocument[] = [];
+  for (const id of order) {
+    const doc = bundle.documentsById.get(id);
+    if (doc) docs.push(doc);
+  }
+  return docs;
+}
+
+/** The effective relation of that name (the bundle also keeps overridden and disabled ones). */
+function effectiveRelation(bundle: Bundle, name: string): BundleRelation | undefined {
+  return bundle.relations.find((r) => r.name === name && r.status === 'effective');
+}
+
+function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anchor, lines: LineIndex): ExplainAnnotation {
+  const spec = doc.resolved.annotation;
+  const content = spec.content.trim();
+  const value = anchor.value ?? '';
+  const item: ExplainAnnotation = {
+    title: spec.title,
+    content,
+    type: spec.type,
+    origin: 'rule',
+    ruleIds: [doc.id],
+    documentIds: [doc.documentId],
+    section: anchor.section,
+    occurrence: anchor.occurrence,
+    tokenIndex: anchor.tokenIndex,
+    value: anchor.value,
+    range: { start: anchor.start, end: anchor.end },
+    start: lines.offsetToPosition(anchor.start),
+    end: lines.offsetToPosition(anchor.end),
+    blocks: [],
+  };
+  if (anchor.lastTokenIndex !== null && anchor.lastTokenIndex !== anchor.tokenIndex) item.lastTokenIndex = anchor.lastTokenIndex;
+  if (anchor.recordIndex !== null) item.recordIndex = anchor.recordIndex;
+
+  switch (spec.type) {
+    case 'enum': {
+      const label = enumLabel(input.bundle, doc.documentId, value);
+      if (label === undefined) {
+        item.unknownValue = true;
+      } else {
+        item.valueLabel = label;
+        item.title = label;
+      }
+      break;
+    }
+    case 'reference': {
+      const relation = spec.relation ?? '';
+      const query: ReferenceQuery = { relation, id: value, context: anchor.context };
+      const found = input.resolveReference ? input.resolveReference(query) : { status: 'unsupported' as const, name: null, path: null };
+      item.reference = { ...query, name: found.name, path: found.path, resolutionStatus: found.status };
+      if (found.status === 'resolved' && found.name) item.title = found.name;
+      break;
+    }
+    case 'image': {
+      // The anchor is the image index token; the path comes from the record's path token.
+      const path = trimSpace(anchor.imagePath ?? '');
+      const index = parseInt32(trimSpace(value));
+      if (path !== '' && index !== null && index >= 0) {
+        item.image = { path, index };
+        if (spec.inlineImage === true) item.inlineImage = true;
+      }
+      break;
+    }
+    case 'path':
+      item.pathLink = pathLink(input.resolvePath, spec.pathRoot ?? '', value);
+      break;
+    case 'text':
+      break;
+  }
+  item.blocks.push({ title: item.title, content, ruleId: doc.id, documentId: doc.documentId });
+  return item;
+}
+
+const enumCache = new WeakMap<Bundle, Map<string, Map<string, string>>>();
+
+/** Label of an exact key (first entry wins on duplicates); undefined when the value is not a key. */
+function enumLabel(bundle: Bundle, documentId: string, value: string): string | undefined {
+  let byDocument = enumCache.get(bundle);
+  if (!byDocument) {
+    byDocument = new Map();
+    enumCache.set(bundle, byDocument);
+  }
+  let labels = byDocument.get(documentId);
+  if (!labels) {
+    labels = new Map();
+    for (const [key, label] of bundle.valuesOf(documentId)) if (!labels.has(key)) labels.set(key, label);
+    byDocument.set(documentId, labels);
+  }
+  return labels.get(value);
+}
+
+/** §2.4 `path`: clean(join(trimSlashes(pathRoot), trimLeft(value, "/"))), backslashes as slashes. */
+function pathLink(resolvePath: ResolvePath | undefined, root: string, value: string): ExplainPathLink {
+  const candidate = cleanPath(joinPath(trimSlashes(root.replaceAll('\\', '/')), value.replaceAll('\\', '/').replace(/^\/+/, '')));
+  if (!resolvePath) return { root, value, path: candidate, resolutionStatus: 'unsupported' };
+  if (candidate === '.' || candidate === '..' || candidate.startsWith('../')) return { root, value, path: candidate, resolutionStatus: 'missing' };
+  const found = resolvePath(candidate);
+  return found === null ? { root, value, path: candidate, resolutionStatus: 'missing' } : { root, value, path: found, resolutionStatus: 'resolved' };
+}
+
+/** Later items on the same span (§2.6): title and type stay; ids and blocks append; first values win. */
+function mergeInto(target: ExplainAnnotation, item: ExplainAnnotation): void {
+  target.ruleIds.push(...item.ruleIds);
+  target.documentIds.push(...item.documentIds);
+  target.blocks.push(...item.blocks);
+  target.tokenIndex ??= item.tokenIndex;
+  target.value ??= item.value;
+  if (target.lastTokenIndex === undefined && item.lastTokenIndex !== undefined) target.lastTokenIndex = item.lastTokenIndex;
+  if (target.recordIndex === undefined && item.recordIndex !== undefined) target.recordIndex = item.recordIndex;
+  if (target.valueLabel === undefined && target.unknownValue === undefined) {
+    if (item.valueLabel !== undefined) target.valueLabel = item.valueLabel;
+    if (item.unknownValue !== undefined) target.unknownValue = item.unknownValue;
+  }
+  if (target.reference === undefined && item.reference !== undefined) target.reference = item.reference;
+  if (target.image === undefined && item.image !== undefined) target.image = item.image;
+  if (item.image !== undefined && item.inlineImage) target.inlineImage = true;
+  if (target.pathLink === undefined && item.pathLink !== undefined) target.pathLink = item.pathLink;
+}
+
+function trimSlashes(p: string): string {
+  return p.replace(/^\/+/, '').replace(/\/+$/, '');
+}
+
+/** Go `path.Join`: non-empty elements joined by `/`, then cleaned; "" when all are empty. */
+function joinPath(a: string, b: string): string {
+  const parts = [a, b].filter((p) => p !== '');
+  return parts.length === 0 ? '' : cleanPath(parts.join('/'));
+}
+
+/** Go `path.Clean`. */
+function cleanPath(p: string): string {
+  if (p === '') return '.';
+  const rooted = p.startsWith('/');
+  const out: string[] = [];
+  for (const part of p.split('/')) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
+      else if (!rooted) out.push('..');
+      continue;
+    }
+    out.push(part);
+  }
+  const joined = out.join('/');
+  if (rooted) return `/${joined}`;
+  return joined === '' ? '.' : joined;
+}

@@ -1,0 +1,211 @@
+/**
+ * Anchors of one rule target in a script view (rule-format §2.3): the text spans a rule annotates,
+ * with the values pvfine reads from them.
+ *
+ * - `section`: every section whose name matches (case-insensitively, any depth); the opening tag.
+ * - `token` + `index`: token `index` of the direct tokens of every matching section occurrence.
+ * - `token` + `range`: per occurrence, from the first to the last direct token with an index in
+ *   [start, endExclusive); nothing when none is in range.
+ * - `token` + `index` + `recordTokens > 0` (repeated records), per occurrence: width (fixed, or the
+ *   positive integer at `tokensPerLineIndex`) → skip `offset` once → split at integer tokens (type 0
+ *   only) equal to a `standaloneValues` entry → skip `groupOffset` in every group → complete records
+ *   only → token `index` of each record (records whose index, image path or context index falls
+ *   outside the width are skipped).
+ */
+import type { AnnotationType, TargetSpec } from '../bundle/schema.js';
+import { parseInt32 } from './canonical-number.js';
+import { foldSectionName, type ScriptSection, type ScriptTokenElement, type ScriptView } from './parse-script-view.js';
+import { trimSpace } from './trim-space.js';
+
+export interface Anchor {
+  start: number;
+  end: number;
+  /** Value of the anchored token; null for section and range anchors. */
+  value: string | null;
+  sectionId: number;
+  /** Section name as written in the file. */
+  section: string;
+  /** 0-based occurrence of the section among same-name sections. */
+  occurrence: number;
+  /** Direct-token index of the anchored token (of the first one for a range); null for sections. */
+  tokenIndex: number | null;
+  /** Direct-token index of the last token covered (equal to tokenIndex except for ranges). */
+  lastTokenIndex: number | null;
+  /** 0-based ordinal of the record within the section occurrence (across sentinel groups); null outside repeated-record mode. */
+  recordIndex: number | null;
+  /** Value of the record's context token (contextIndex, or the contextual relation's contextToken); null when there is none. */
+  context: string | null;
+  /** Value of the record's image path token (image rules); null otherwise. */
+  imagePath: string | null;
+}
+
+export interface AnchorOptions {
+  /** The rule's annotation type: `image` rules also read `imagePathToken`. */
+  annotationType: AnnotationType;
+  /**
+   * The relation's `contextToken` when the rule is a `reference` to a relation of kind `contextual`
+   * (pvfine's default context index); ignored when the target sets `contextIndex`.
+   */
+  contextToken?: number | null;
+}
+
+/**
+ * Anchors of `target` in `view`. Within one rule the anchors come section occurrence by occurrence
+ * (by section id); their order never matters downstream, since one rule's anchors all have distinct
+ * spans and the explain result is sorted by position.
+ */
+export function computeAnchors(view: ScriptView, target: TargetSpec, options: AnchorOptions): Anchor[] {
+  if (target.kind === 'path' || target.section === null) return [];
+  const occurrences = occurrencesOf(view, target.section);
+  if (target.kind === 'section') {
+    return occurrences.map(({ section: s }) => ({
+      start: s.start,
+      end: s.end,
+      value: null,
+      sectionId: s.id,
+      section: s.name,
+      occurrence: s.occurrence,
+      tokenIndex: null,
+      lastTokenIndex: null,
+      recordIndex: null,
+      context: null,
+      imagePath: null,
+    }));
+  }
+  if (target.index !== null && (target.recordTokens ?? 0) > 0) return repeatedAnchors(occurrences, target, options);
+  if (target.index !== null) {
+    const index = target.index;
+    return occurrences.flatMap(({ section, tokens }) => {
+      const token = tokens[index];
+      return token ? [tokenAnchor(section, token)] : [];
+    });
+  }
+  if (target.range !== null) return rangeAnchors(occurrences, target.range);
+  return [];
+}
+
+// --- Internal helpers ---
+
+interface Occurrence {
+  section: ScriptSection;
+  /** Its direct tokens, in order (token i has index i). */
+  tokens: ScriptTokenElement[];
+}
+
+const occurrencesCache = new WeakMap<ScriptView, Map<string, Occurrence[]>>();
+
+/** Section occurrences of a name (case-insensitive), by section id; indexed once per view. */
+function occurrencesOf(view: ScriptView, name: string): Occurrence[] {
+  let byName = occurrencesCache.get(view);
+  if (!byName) {
+    byName = new Map();
+    const byId: Occurrence[] = [];
+    for (const section of view.sections) {
+      const occurrence: Occurrence = { section, tokens: [] };
+      byId[section.id] = occurrence;
+      const key = foldSectionName(section.name);
+      const list = byName.get(key);
+      if (list) list.push(occurrence);
+      else byName.set(key, [occurrence]);
+    }
+    for (const token of view.tokens) if (token.sectionId !== 0) byId[token.sectionId]?.tokens.push(token);
+    occurrencesCache.set(view, byName);
+  }
+  return byName.get(foldSectionName(name)) ?? [];
+}
+
+function tokenAnchor(section: ScriptSection, token: ScriptTokenElement, extra?: Pick<Anchor, 'recordIndex' | 'context' | 'imagePath'>): Anchor {
+  return {
+    start: token.start,
+    end: token.end,
+    value: token.value,
+    sectionId: section.id,
+    section: section.name,
+    occurrence: section.occurrence,
+    tokenIndex: token.index,
+    lastTokenIndex: token.index,
+    recordIndex: extra?.recordIndex ?? null,
+    context: extra?.context ?? null,
+    imagePath: extra?.imagePath ?? null,
+  };
+}
+
+function rangeAnchors(occurrences: readonly Occurrence[], range: { start: number; endExclusive: number }): Anchor[] {
+  const anchors: Anchor[] = [];
+  for (const { section, tokens } of occurrences) {
+    const first = tokens[Math.max(range.start, 0)];
+    const last = tokens[Math.min(range.endExclusive, tokens.length) - 1];
+    if (!first || !last || last.index < first.index) continue;
+    anchors.push({ ...tokenAnchor(section, first), end: last.end, value: null, lastTokenIndex: last.index });
+  }
+  return anchors;
+}
+
+function repeatedAnchors(occurrences: readonly Occurrence[], target: TargetSpec, options: AnchorOptions): Anchor[] {
+  const index = target.index ?? 0;
+  const imagePathIndex = options.annotationType === 'image' ? target.imagePathToken : null;
+  const contextIndex = target.contextIndex ?? options.contextToken ?? null;
+  const anchors: Anchor[] = [];
+  for (const { section, tokens } of occurrences) {
+    const width = recordWidth(target, tokens);
+    if (width <= 0) continue;
+    let recordIndex = 0;
+    for (const group of recordGroups(target, tokens)) {
+      for (let start = group.start; start + width <= group.end; start += width) {
+        const record = recordIndex++;
+        if (index < 0 || index >= width) continue;
+        let imagePath: string | null = null;
+        if (imagePathIndex !== null) {
+          if (imagePathIndex < 0 || imagePathIndex >= width) continue;
+          imagePath = (tokens[start + imagePathIndex] as ScriptTokenElement).value;
+        }
+        let context: string | null = null;
+        if (contextIndex !== null) {
+          if (contextIndex < 0 || contextIndex >= width) continue;
+          context = (tokens[start + contextIndex] as ScriptTokenElement).value;
+        }
+        anchors.push(tokenAnchor(section, tokens[start + index] as ScriptTokenElement, { recordIndex: record, context, imagePath }));
+      }
+    }
+  }
+  return anchors;
+}
+
+/**
+ * `recordTokens`, unless `tokensPerLineIndex` names a direct token (absolute index, whatever its type)
+ * whose trimmed value is a base-10 integer > 0 (Go `strconv.Atoi`, so int64 range).
+ */
+function recordWidth(target: TargetSpec, tokens: readonly ScriptTokenElement[]): number {
+  const fallback = target.recordTokens ?? 0;
+  const k = target.tokensPerLineIndex;
+  if (k === null || k < 0 || k >= tokens.length) return fallback;
+  const text = trimSpace((tokens[k] as ScriptTokenElement).value);
+  if (!/^[+-]?[0-9]+$/.test(text) || text.startsWith('-')) return fallback;
+  const digits = text.replace(/^\+?0*/, '');
+  // Zero, or anything beyond int64 (Go Atoi fails), is not a width.
+  if (digits === '' || digits.length > 19 || BigInt(digits) > INT64_MAX) return fallback;
+  return Number(digits);
+}
+
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** `offset` once, then groups split at integer sentinels, each starting `groupOffset` tokens in. */
+function recordGroups(target: TargetSpec, tokens: readonly ScriptTokenElement[]): { start: number; end: number }[] {
+  const groupOffset = Math.max(target.groupOffset ?? 0, 0);
+  const sentinels = target.standaloneValues ?? [];
+  const groups: { start: number; end: number }[] = [];
+  let begin = Math.min(Math.max(target.offset ?? 0, 0), tokens.length);
+  const close = (end: number) => groups.push({ start: Math.min(begin + groupOffset, end), end });
+  if (sentinels.length > 0) {
+    for (let i = begin; i < tokens.length; i++) {
+      const token = tokens[i] as ScriptTokenElement;
+      if (token.type !== 0) continue;
+      const value = parseInt32(trimSpace(token.value));
+      if (value === null || !sentinels.includes(value)) continue;
+      close(i);
+      begin = i + 1;
+    }
+  }
+  close(tokens.length);
+  return groups;
+}
