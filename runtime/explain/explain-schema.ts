@@ -1,0 +1,125 @@
+/**
+ * Arguments and result of `pvf_annotation_explain` (protocol: 实际文件解释; protocol-notes: Explain).
+ */
+import { z } from 'zod';
+import { AnnotationTypeSchema } from '../bundle/schema.js';
+
+export const DEFAULT_EXPLAIN_LIMIT = 20;
+export const MAX_EXPLAIN_LIMIT = 100;
+/** Explain pages shrink to stay under this many bytes of JSON. */
+export const MAX_EXPLAIN_RESPONSE_BYTES = 256 * 1024;
+
+export const ExplainInputSchema = z.strictObject({
+  workspaceId: z.string().min(1).max(200).describe('from workspace_info'),
+  expectedRevision: z.int().min(0).describe('the workspace revision from workspace_info (or the previous explain); another value gives STALE_WORKSPACE'),
+  filePath: z.string().min(1).max(1000).describe('archive-internal path of an existing script file, with "/" (from list_files)'),
+  rulesRevision: z.string().max(100).optional().describe('rulesRevision you expect; another active snapshot gives STALE_RULES'),
+  section: z.string().max(200).optional().describe('only annotations inside sections of this name (with or without brackets)'),
+  occurrence: z.int().min(0).optional().describe('0-based occurrence among same-name sections; needs section. Without it every occurrence is explained, paged'),
+  tokenIndex: z.int().min(0).optional().describe('0-based direct-token index inside the section; needs section and occurrence'),
+  startLine: z.int().min(1).optional().describe('first line, 1-based, inclusive; annotations intersecting the line range are kept'),
+  endLine: z.int().min(1).optional().describe('last line, 1-based, inclusive'),
+  cursor: z.string().max(2000).optional().describe('nextCursor of the previous page; omit on the first call'),
+  limit: z.int().min(1).max(MAX_EXPLAIN_LIMIT).optional().describe(`annotations per page, 1–${MAX_EXPLAIN_LIMIT}, default ${DEFAULT_EXPLAIN_LIMIT}`),
+});
+
+export const TextRangeSchema = z.strictObject({
+  start: z.int().describe('0-based UTF-16 offset, inclusive'),
+  end: z.int().describe('0-based UTF-16 offset, exclusive'),
+});
+export const TextPositionSchema = z.strictObject({
+  line: z.int().describe('1-based line'),
+  column: z.int().describe('1-based column in UTF-16 code units'),
+});
+
+export const ResolutionStatusSchema = z.enum(['resolved', 'missing', 'context_required', 'unsupported']);
+
+export const ExplainBlockSchema = z.strictObject({
+  title: z.string(),
+  content: z.string(),
+  ruleId: z.string(),
+  documentId: z.string(),
+});
+
+export const ExplainAnnotationSchema = z.strictObject({
+  title: z.string(),
+  content: z.string(),
+  type: z.union([AnnotationTypeSchema, z.enum(['link', 'placeholder'])]),
+  origin: z.enum(['rule', 'runtime']).describe('runtime = computed from the workspace, not from a rule (ruleIds/documentIds empty)'),
+  ruleIds: z.array(z.string()),
+  documentIds: z.array(z.string()),
+  section: z.string().nullable().describe('section name as written; null before any section'),
+  occurrence: z.int().nullable(),
+  tokenIndex: z.int().nullable().describe('direct-token index in the section; null on a section tag'),
+  lastTokenIndex: z.int().optional(),
+  recordIndex: z.int().optional().describe('record ordinal in the section occurrence; only where exact'),
+  value: z.string().nullable().describe('the token value as canonicalised by the lexer'),
+  range: TextRangeSchema,
+  start: TextPositionSchema,
+  end: TextPositionSchema.describe('position of the exclusive end offset'),
+  valueLabel: z.string().optional(),
+  unknownValue: z.literal(true).optional(),
+  reference: z
+    .strictObject({
+      relation: z.string(),
+      id: z.string(),
+      context: z.string().nullable(),
+      name: z.string().nullable(),
+      path: z.string().nullable().describe('archive path of the referenced file'),
+      resolutionStatus: ResolutionStatusSchema,
+    })
+    .optional(),
+  image: z.strictObject({ path: z.string(), index: z.int() }).optional(),
+  inlineImage: z.literal(true).optional(),
+  pathLink: z
+    .strictObject({ root: z.string(), value: z.string(), path: z.string(), resolutionStatus: z.enum(['resolved', 'missing', 'unsupported']) })
+    .optional(),
+  placeholder: z
+    .strictObject({
+      table: z.int(),
+      key: z.string(),
+      text: z.string().nullable(),
+      path: z.string().nullable().describe('.str file that answered'),
+      fallback: z.boolean(),
+      resolutionStatus: z.enum(['resolved', 'missing', 'unsupported']),
+    })
+    .optional(),
+  blocks: z.array(ExplainBlockSchema),
+});
+
+export const ExplainWarningSchema = z.strictObject({
+  code: z.string(),
+  message: z.string(),
+  range: TextRangeSchema.nullable(),
+  start: TextPositionSchema.nullable(),
+  end: TextPositionSchema.nullable(),
+});
+
+export const PathContextEntrySchema = z.strictObject({
+  scopePath: z.string(),
+  scopeKind: z.enum(['file', 'directory']),
+  ruleId: z.string(),
+  documentId: z.string(),
+  title: z.string(),
+  content: z.string(),
+});
+
+export const ExplainOutputSchema = z.strictObject({
+  schemaVersion: z.literal(1),
+  contentSource: z.literal('workspace'),
+  rulesRevision: z.string(),
+  workspaceId: z.string(),
+  revision: z.int(),
+  textRevision: z.string(),
+  filePath: z.string().describe('the file as stored in the workspace'),
+  pvfVersion: z.string().describe('the version context used ("" = unknown: only unrestricted rules)'),
+  pathContext: z.array(PathContextEntrySchema),
+  annotations: z.array(ExplainAnnotationSchema),
+  warnings: z.array(ExplainWarningSchema),
+  nextCursor: z.string().nullable(),
+  truncated: z.boolean(),
+});
+
+export type ExplainInput = z.input<typeof ExplainInputSchema>;
+export type ExplainOutput = z.output<typeof ExplainOutputSchema>;
+export type ExplainOutputAnnotation = z.output<typeof ExplainAnnotationSchema>;
