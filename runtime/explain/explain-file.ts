@@ -1,0 +1,332 @@
+/**
+ * `pvf_annotation_explain` (protocol 实际文件解释; protocol-notes "Explain"): the annotations a real
+ * workspace file gets from the active rules, plus runtime annotations, filtered and paged.
+ *
+ * Order of checks: arguments → rulesRevision (STALE_RULES) → filters (INVALID_ARGUMENT) → workspace view
+ * (NO_ARCHIVE) → expectedRevision (STALE_WORKSPACE) → file (INVALID_ARGUMENT for a bad path,
+ * FILE_NOT_FOUND, RESPONSE_TOO_LARGE over 32 MiB, NOT_A_SCRIPT) → cursor.
+ *
+ * Cursors bind the tool, the rules revision, the workspace, the file, the version context and the
+ * normalised filters (the *request*), and separately the workspace revision and the file's
+ * textRevision (the *state*); the cursor's binding is `<request hash>.<state hash>`. A cursor of
+ * another request is INVALID_CURSOR; a cursor of the same request over an older state is
+ * STALE_WORKSPACE, because the content changed under it (results of two snapshots are never joined).
+ * Telling the two apart needs the cursor's binding, hence `readCursor` in runtime/cursor.ts.
+ *
+ * The full annotation list of a file is computed once per (view, bundle, file text, version) and kept
+ * while the workspace stays at that revision (directory views are reused until something changes), so
+ * later pages cost only the paging. Names of `.lst` row targets are read only for returned items.
+ */
+import type { Bundle } from '../bundle/load-bundle.js';
+import { UNKNOWN_VERSION } from '../bundle/constants.js';
+import { bindingHash, encodeCursor, invalidCursor, readCursor, staleRulesCursor } from '../cursor.js';
+import { PvfdocError } from '../errors.js';
+import { foldPath } from '../workspace/archive-path.js';
+import { createPathResolver, createReferenceIndex, type ReferenceIndex } from '../workspace/resolve-references.js';
+import { createStringTables } from '../workspace/string-table.js';
+import type { Workspace, WorkspaceView } from '../workspace/workspace.js';
+import { annotateScript, pathContext, type ExplainAnnotation } from './annotate-script.js';
+import {
+  DEFAULT_EXPLAIN_LIMIT,
+  ExplainInputSchema,
+  MAX_EXPLAIN_RESPONSE_BYTES,
+  type ExplainInput,
+  type ExplainOutput,
+  type ExplainOutputAnnotation,
+} from './explain-schema.js';
+import { filterAnnotations, normalizeExplainFilters } from './filter-annotations.js';
+import { createLineIndex } from './normalize-text.js';
+import { runtimeAnnotations, type RuntimeAnnotation } from './runtime-annotations.js';
+
+export const EXPLAIN_TOOL = 'pvf_annotation_explain';
+
+/** Warnings returned per response; more are summarised by one EXPLAIN_WARNINGS_TRUNCATED warning. */
+export const MAX_EXPLAIN_WARNINGS = 100;
+
+type OutputWarning = ExplainOutput['warnings'][number];
+
+export async function explainFile(args: { bundle: Bundle; workspace: Workspace; input: ExplainInput }): Promise<ExplainOutput> {
+  const { bundle, workspace } = args;
+  const parsed = ExplainInputSchema.safeParse(args.input);
+  if (!parsed.success) {
+    throw new PvfdocError('INVALID_ARGUMENT', `invalid explain arguments: ${parsed.error.message.slice(0, 300)}`, {
+      hint: 'Pass workspaceId, expectedRevision and filePath; see the tool schema for the optional filters.',
+    });
+  }
+  const input = parsed.data;
+  if (input.workspaceId !== workspace.workspaceId) {
+    throw new PvfdocError('WORKSPACE_NOT_FOUND', `workspace ${JSON.stringify(input.workspaceId)} is not this workspace`, {
+      hint: 'Use a workspaceId from workspace_info.',
+      data: { workspaceIds: [workspace.workspaceId] },
+    });
+  }
+  if (input.rulesRevision !== undefined && input.rulesRevision !== bundle.rulesRevision) {
+    throw new PvfdocError('STALE_RULES', `rules snapshot ${input.rulesRevision} is not active; the active snapshot is ${bundle.rulesRevision}`, {
+      hint: 'The rules changed: repeat with the current rulesRevision (from workspace_info) or without it.',
+      data: { rulesRevision: bundle.rulesRevision },
+    });
+  }
+  const filters = normalizeExplainFilters(input);
+  const limit = input.limit ?? DEFAULT_EXPLAIN_LIMIT;
+
+  const view = await workspace.view();
+  if (input.expectedRevision !== view.revision) {
+    throw new PvfdocError('STALE_WORKSPACE', `expectedRevision ${input.expectedRevision} is not the workspace's current revision ${view.revision}`, {
+      hint: 'The workspace content changed (or the revision is wrong): repeat with expectedRevision set to data.revision and without a cursor.',
+      data: { revision: view.revision },
+    });
+  }
+  const stored = view.resolveFile(input.filePath);
+  if (stored === null) throw fileNotFound(view, input.filePath);
+  const file = view.readText(stored);
+  if (!file.isScript) {
+    throw new PvfdocError('NOT_A_SCRIPT', `${stored} is not token-script text (string tables, images, sound and binary files cannot be explained)`, {
+      hint: 'Explain script files such as .equ, .stk, .skl or .lst; use read_file for other text.',
+      data: { path: stored },
+    });
+  }
+
+  const info = workspace.info();
+  const versionKey = info.pvfVersion !== '' && bundle.manifest.pvfVersions.includes(info.pvfVersion) && bundle.ruleOrder[info.pvfVersion] ? info.pvfVersion : UNKNOWN_VERSION;
+
+  const requestHash = bindingHash({ tool: EXPLAIN_TOOL, workspaceId: workspace.workspaceId, filePath: foldPath(stored), version: versionKey, filters });
+  const stateHash = bindingHash({ revision: view.revision, textRevision: file.textRevision });
+  const binding = `${requestHash}.${stateHash}`;
+  const offset = input.cursor === undefined ? 0 : decodeExplainCursor(input.cursor, bundle, requestHash, stateHash, view.revision);
+
+  const context = explainContext(view, bundle, info.encoding);
+  const explained = explainText(context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
+  const warnings = [...explained.warnings];
+  if (info.pvfVersion !== '' && versionKey === UNKNOWN_VERSION) {
+    warnings.unshift({
+      code: 'UNKNOWN_PVF_VERSION',
+      message: `the workspace's client version ${JSON.stringify(info.pvfVersion)} is not in this rules snapshot (${bundle.manifest.pvfVersions.join(', ')}); only rules without a version restriction were applied`,
+      range: null,
+      start: null,
+      end: null,
+    });
+  }
+
+  const selected = filterAnnotations(explained.annotations, filters);
+  const start = Math.min(offset, selected.length);
+  const output: ExplainOutput = {
+    schemaVersion: 1,
+    contentSource: 'workspace',
+    rulesRevision: bundle.rulesRevision,
+    workspaceId: workspace.workspaceId,
+    revision: view.revision,
+    textRevision: file.textRevision,
+    filePath: stored,
+    pvfVersion: versionKey,
+    pathContext: explained.pathContext,
+    annotations: [],
+    warnings: capWarnings(warnings),
+    nextCursor: null,
+    truncated: false,
+  };
+  const page = fitPage(
+    output,
+    selected.slice(start, start + limit).map((a) => {
+      explained.complete.get(a)?.();
+      return structuredClone(a);
+    }),
+    encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: Number.MAX_SAFE_INTEGER }),
+  );
+  const end = start + page.length;
+  output.annotations = page;
+  output.nextCursor = end < selected.length ? encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }) : null;
+  output.truncated = page.length < Math.min(limit, selected.length - start);
+  return output;
+}
+
+// --- Cursor ---
+
+function decodeExplainCursor(cursor: string, bundle: Bundle, requestHash: string, stateHash: string, revision: number): number {
+  const state = readCursor(cursor);
+  if (state.tool !== EXPLAIN_TOOL) throw invalidCursor(`it belongs to ${state.tool}, not ${EXPLAIN_TOOL}`);
+  if (state.rulesRevision !== bundle.rulesRevision) throw staleRulesCursor(state.rulesRevision, bundle.rulesRevision);
+  const [cursorRequest, cursorState, extra] = state.binding.split('.');
+  if (cursorRequest !== requestHash || cursorState === undefined || extra !== undefined) {
+    throw invalidCursor('it belongs to another file, version context or filter set');
+  }
+  if (cursorState !== stateHash) {
+    throw new PvfdocError('STALE_WORKSPACE', 'the cursor belongs to an earlier state of the workspace or of this file; pages of two states are never joined', {
+      hint: 'Repeat the request without a cursor (with expectedRevision = data.revision) to explain the current content from the first page.',
+      data: { revision },
+    });
+  }
+  return state.offset;
+}
+
+// --- Explaining one text (cached per view and bundle) ---
+
+interface FileExplanation {
+  /** Rule annotations then runtime ones, sorted by start, end (stable: rules first on a span). */
+  annotations: ExplainOutputAnnotation[];
+  /** What to fill in before an annotation is returned (runtime list-row names). */
+  complete: Map<ExplainOutputAnnotation, () => void>;
+  warnings: OutputWarning[];
+  pathContext: ExplainOutput['pathContext'];
+}
+
+interface ExplainContext {
+  references: ReferenceIndex;
+  files: Map<string, FileExplanation>;
+}
+
+/** Explanations kept per (view, bundle); the view object lives as long as its revision is current. */
+const MAX_CACHED_FILES = 8;
+const contexts = new WeakMap<WorkspaceView, WeakMap<Bundle, ExplainContext>>();
+
+function explainContext(view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
+  let byBundle = contexts.get(view);
+  if (!byBundle) {
+    byBundle = new WeakMap();
+    contexts.set(view, byBundle);
+  }
+  let context = byBundle.get(bundle);
+  if (!context) {
+    const legacy = /^utf-?8$/i.test(encoding) || encoding === '' ? {} : { legacyEncoding: encoding };
+    const stringTables = createStringTables(view, legacy);
+    context = { references: createReferenceIndex(bundle, view, { stringTables }), files: new Map() };
+    byBundle.set(bundle, context);
+  }
+  return context;
+}
+
+function explainText(
+  context: ExplainContext,
+  args: { bundle: Bundle; view: WorkspaceView; path: string; text: string; textRevision: string; versionKey: string },
+): FileExplanation {
+  const key = `${foldPath(args.path)}\u0000${args.textRevision}\u0000${args.versionKey}`;
+  const cached = context.files.get(key);
+  if (cached) {
+    context.files.delete(key);
+    context.files.set(key, cached);
+    return cached;
+  }
+  const { bundle, path, versionKey } = args;
+  const result = annotateScript({
+    bundle,
+    versionKey,
+    filePath: path,
+    text: args.text,
+    resolveReference: context.references.resolve,
+    resolvePath: createPathResolver(args.view),
+  });
+  const lines = createLineIndex(result.view.text);
+  const ruleItems = result.annotations.map(toOutputAnnotation);
+  const runtime = runtimeAnnotations({ filePath: path, view: result.view, lines, references: context.references, ruleAnnotations: ruleItems });
+  const items: RuntimeAnnotation[] = [...ruleItems.map((annotation) => ({ annotation })), ...runtime];
+  items.sort((a, b) => a.annotation.range.start - b.annotation.range.start || a.annotation.range.end - b.annotation.range.end);
+
+  const warnings: OutputWarning[] = result.warnings.map((w) => ({ code: w.code, message: w.message, range: w.range, start: w.start, end: w.end }));
+  const replacement = result.view.text.indexOf('\uFFFD');
+  if (replacement >= 0) {
+    let count = 0;
+    for (let i = replacement; i >= 0; i = result.view.text.indexOf('\uFFFD', i + 1)) count++;
+    warnings.unshift({
+      code: 'INVALID_TEXT_ENCODING',
+      message: `the text holds ${count} U+FFFD replacement character(s): bytes that are not valid in the workspace's encoding were replaced (the first is here)`,
+      range: { start: replacement, end: replacement + 1 },
+      start: lines.offsetToPosition(replacement),
+      end: lines.offsetToPosition(replacement + 1),
+    });
+  }
+  const complete = new Map<ExplainOutputAnnotation, () => void>();
+  for (const item of items) if (item.complete) complete.set(item.annotation, item.complete);
+  const explanation: FileExplanation = {
+    annotations: items.map((item) => item.annotation),
+    complete,
+    warnings,
+    pathContext: pathContext(bundle, versionKey, path),
+  };
+  context.files.set(key, explanation);
+  while (context.files.size > MAX_CACHED_FILES) {
+    const oldest = context.files.keys().next().value;
+    if (oldest === undefined) break;
+    context.files.delete(oldest);
+  }
+  return explanation;
+}
+
+function toOutputAnnotation(a: ExplainAnnotation): ExplainOutputAnnotation {
+  const out: ExplainOutputAnnotation = {
+    title: a.title,
+    content: a.content,
+    type: a.type,
+    origin: 'rule',
+    ruleIds: a.ruleIds,
+    documentIds: a.documentIds,
+    section: a.section,
+    occurrence: a.occurrence,
+    tokenIndex: a.tokenIndex,
+    value: a.value,
+    range: a.range,
+    start: a.start,
+    end: a.end,
+    blocks: a.blocks,
+  };
+  if (a.lastTokenIndex !== undefined) out.lastTokenIndex = a.lastTokenIndex;
+  if (a.recordIndex !== undefined) out.recordIndex = a.recordIndex;
+  if (a.valueLabel !== undefined) out.valueLabel = a.valueLabel;
+  if (a.unknownValue !== undefined) out.unknownValue = a.unknownValue;
+  if (a.reference !== undefined) out.reference = a.reference;
+  if (a.image !== undefined) out.image = a.image;
+  if (a.inlineImage !== undefined) out.inlineImage = a.inlineImage;
+  if (a.pathLink !== undefined) out.pathLink = a.pathLink;
+  return out;
+}
+
+// --- Response budget ---
+
+function capWarnings(warnings: OutputWarning[]): OutputWarning[] {
+  if (warnings.length <= MAX_EXPLAIN_WARNINGS) return warnings;
+  const kept = warnings.slice(0, MAX_EXPLAIN_WARNINGS - 1);
+  kept.push({
+    code: 'EXPLAIN_WARNINGS_TRUNCATED',
+    message: `${warnings.length - kept.length} more warnings are not shown (${warnings.length} in all); the file is probably not well-formed script text`,
+    range: null,
+    start: null,
+    end: null,
+  });
+  return kept;
+}
+
+/** The longest prefix of the page that fits MAX_EXPLAIN_RESPONSE_BYTES (at least one item, or an error). */
+function fitPage(envelope: ExplainOutput, page: ExplainOutputAnnotation[], longestCursor: string): ExplainOutputAnnotation[] {
+  const envelopeBytes = Buffer.byteLength(JSON.stringify({ ...envelope, annotations: [], nextCursor: longestCursor }));
+  const budget = MAX_EXPLAIN_RESPONSE_BYTES - envelopeBytes;
+  let used = 0;
+  for (let i = 0; i < page.length; i++) {
+    const item = page[i] as ExplainOutputAnnotation;
+    const size = Buffer.byteLength(JSON.stringify(item)) + (i > 0 ? 1 : 0);
+    if (used + size > budget) {
+      if (i > 0) return page.slice(0, i);
+      throw new PvfdocError(
+        'RESPONSE_TOO_LARGE',
+        `the annotation at line ${item.start.line} (${item.range.start}–${item.range.end}) is ${size} bytes; with the rest of the response it exceeds the ${MAX_EXPLAIN_RESPONSE_BYTES}-byte limit`,
+        {
+          hint: `Skip it with startLine/endLine (e.g. startLine ${item.end.line + 1}) or a section filter, and read that part of the file with read_file.`,
+          data: { limit: MAX_EXPLAIN_RESPONSE_BYTES, size, line: item.start.line, range: item.range },
+        },
+      );
+    }
+    used += size;
+  }
+  return page;
+}
+
+function fileNotFound(view: WorkspaceView, filePath: string): PvfdocError {
+  let isFolder = false;
+  try {
+    view.listDirectory(filePath);
+    isFolder = true;
+  } catch {
+    isFolder = false;
+  }
+  return new PvfdocError('FILE_NOT_FOUND', isFolder ? `${filePath} is a folder, not a file` : `file ${JSON.stringify(filePath)} is not in the workspace`, {
+    hint: 'Use list_files to find the file (paths are relative to the workspace root, "/" separated, case-insensitive).',
+    data: { path: filePath },
+  });
+}
