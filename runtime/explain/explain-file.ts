@@ -45,7 +45,7 @@ export const MAX_EXPLAIN_WARNINGS = 100;
 
 type OutputWarning = ExplainOutput['warnings'][number];
 
-export async function explainFile(args: { bundle: Bundle; workspace: Workspace; input: ExplainInput }): Promise<ExplainOutput> {
+export async function explainFile(args: { bundle: Bundle; workspace: Workspace; input: ExplainInput; cache?: ExplainCache }): Promise<ExplainOutput> {
   const { bundle, workspace } = args;
   const parsed = ExplainInputSchema.safeParse(args.input);
   if (!parsed.success) {
@@ -94,7 +94,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   const binding = `${requestHash}.${stateHash}`;
   const offset = input.cursor === undefined ? 0 : decodeExplainCursor(input.cursor, bundle, requestHash, stateHash, view.revision);
 
-  const context = explainContext(view, bundle, info.encoding);
+  const context = explainContext(args.cache ?? createExplainCache(), view, bundle, info.encoding);
   const explained = explainText(context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
   const warnings = [...explained.warnings];
   if (info.pvfVersion !== '' && versionKey === UNKNOWN_VERSION) {
@@ -174,11 +174,22 @@ interface ExplainContext {
   files: Map<string, FileExplanation>;
 }
 
-/** Explanations kept per (view, bundle); the view object lives as long as its revision is current. */
 const MAX_CACHED_FILES = 8;
-const contexts = new WeakMap<WorkspaceView, WeakMap<Bundle, ExplainContext>>();
 
-function explainContext(view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
+/**
+ * Explanations and reference indexes kept per (view, bundle); a view object lives as long as its
+ * revision is current, so entries go away with it. A server keeps one cache for its lifetime.
+ */
+export interface ExplainCache {
+  readonly contexts: WeakMap<WorkspaceView, WeakMap<Bundle, ExplainContext>>;
+}
+
+export function createExplainCache(): ExplainCache {
+  return { contexts: new WeakMap() };
+}
+
+function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
+  const { contexts } = cache;
   let byBundle = contexts.get(view);
   if (!byBundle) {
     byBundle = new WeakMap();
