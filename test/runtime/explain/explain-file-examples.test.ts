@@ -48,7 +48,7 @@ describe('examples/workspace with the builtin rules', () => {
     expect(annotations.find((a) => a.section === 'name')).toMatchObject({ title: '名称', value: '苍穹幕落臂铠' });
     expect(annotations.find((a) => a.section === 'rarity')).toMatchObject({ value: '4', valueLabel: '史诗' });
     expect(annotations.find((a) => a.section === 'icon')?.image).toEqual({ path: 'item/new_equipment/01_weapon/fighter/gauntlet/gauntlet.img', index: 158 });
-    const skills = annotations.filter((a) => a.section === 'skill data up').map((a) => a.reference);
+    const skills = annotations.filter((a) => a.section === 'skill data up').flatMap((a) => (a.reference ? [a.reference] : []));
     expect(skills).toEqual([
       { relation: '技能', id: '169', context: '[fighter]', name: '金刚碎', path: 'skill/fighter/earthbreak.skl', resolutionStatus: 'resolved' },
       { relation: '技能', id: '169', context: '[at fighter]', name: null, path: null, resolutionStatus: 'missing' },
