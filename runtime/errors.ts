@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   'INVALID_BUNDLE',
   /** A file or folder that could not be read or written. */
   'IO_ERROR',
+  /** A PVF archive that is damaged, truncated, of another family or not a PVF at all; `data.archive` names the file. */
+  'INVALID_ARCHIVE',
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -31,7 +31,6 @@ let work: string;
 
 beforeAll(async () => {
   // The published entry point is the esbuild bundle; test that file, not the sources.
-  await run(process.execPath, [path.join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT });
   work = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-cli-'));
 });
 

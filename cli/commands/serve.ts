@@ -1,0 +1,170 @@
+import { createExplainCache } from '../../runtime/explain/explain-file.js';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { MANIFEST_FILE } from '../../runtime/bundle/constants.js';
+import { loadBundle } from '../../runtime/bundle/load-bundle.js';
+import { createRulesHolder, type RulesHolder } from '../../runtime/bundle/rules-holder.js';
+import { loadCurrentBundle, watchCurrentBundle, type CurrentBundleWatcher } from '../../runtime/bundle/watch-current.js';
+import { isPvfdocError } from '../../runtime/errors.js';
+import { DEFAULT_HTTP_PORT } from '../../runtime/mcp/constants.js';
+import { createServer, type ServerContext } from '../../runtime/mcp/create-server.js';
+import { createStderrLogger, type Logger } from '../../runtime/mcp/log.js';
+import { openWorkspace } from '../../runtime/mcp/open-workspace.js';
+import { isLoopbackHost, parseHostPort, serveHttp } from '../../runtime/mcp/serve-http.js';
+import { serveStdio } from '../../runtime/mcp/serve-stdio.js';
+import { listToolManifest } from '../../runtime/mcp/tool-manifest.js';
+import type { Workspace } from '../../runtime/workspace/workspace.js';
+import { parseCommandArgs, UsageError } from '../args.js';
+
+const HELP = `Usage: pvfdoc serve [options]
+
+Serves the MCP tools (workspace_info, list_files, read_file, pvf_annotation_search,
+pvf_annotation_get, pvf_annotation_explain) over stdio, or Streamable HTTP with --http.
+Logs go to stderr. Stop with Ctrl+C (SIGINT) or SIGTERM.
+  --snapshots <dir>          a snapshots folder: serves its current and reloads when current changes
+                             (default ./snapshots); or one bundle folder (holds manifest.json), no reload
+  --workspace <name>=<path>  a folder of decompiled script text, or a classic Script.pvf file,
+                             opened read-only; repeatable. name is the workspaceId the tools take
+  --pvf-version <V>          client version of the workspaces (e.g. 110US); default: unknown
+  --http <host:port>         serve POST http://<host:port>/mcp (stateless JSON) instead of stdio,
+                             e.g. 127.0.0.1:${DEFAULT_HTTP_PORT}; port 0 picks a free one
+  --token <secret>           with --http: every request needs Authorization: Bearer <secret>;
+                             required when host is not a loopback address
+  --print-manifest           print the tool manifest (names, schemas, annotations) as JSON and exit`;
+
+export async function run(argv: string[]): Promise<number> {
+  const { values } = parseCommandArgs(
+    'serve',
+    argv,
+    {
+      snapshots: { type: 'string' },
+      workspace: { type: 'string', multiple: true },
+      'pvf-version': { type: 'string' },
+      http: { type: 'string' },
+      token: { type: 'string' },
+      'print-manifest': { type: 'boolean' },
+    },
+    false,
+  );
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return 0;
+  }
+  if (values['print-manifest']) {
+    process.stdout.write(`${JSON.stringify(await listToolManifest(), null, 2)}\n`);
+    return 0;
+  }
+  const specs = parseWorkspaceSpecs(values.workspace ?? []);
+  const http = values.http === undefined ? null : parseHttp(values.http);
+  if (values.token !== undefined && http === null) throw new UsageError('serve: --token only applies with --http');
+  if (values.token === '') throw new UsageError('serve: --token must not be empty');
+  if (http && !isLoopbackHost(http.host) && values.token === undefined) {
+    throw new UsageError(`serve: --http ${values.http} is reachable from other machines; add --token <secret>, or bind 127.0.0.1`);
+  }
+
+  const log = createStderrLogger();
+  const rules = await openRules(values.snapshots ?? 'snapshots', log);
+  const versions = rules.holder.current().bundle.manifest.pvfVersions;
+  const pvfVersion = values['pvf-version'];
+  if (pvfVersion !== undefined && !versions.includes(pvfVersion)) {
+    rules.watcher?.close();
+    throw new UsageError(`serve: --pvf-version ${pvfVersion} is not a version of the rules; use one of ${versions.join(', ')}`);
+  }
+  const workspaces = new Map<string, Workspace>();
+  for (const spec of specs) {
+    const workspace = await openWorkspace({ workspaceId: spec.name, name: spec.name, path: spec.root, ...(pvfVersion !== undefined ? { pvfVersion } : {}) });
+    workspaces.set(spec.name, workspace);
+    const info = workspace.info();
+    if (info.archiveOpen) log('info', 'workspace', `${spec.name}: ${spec.root} (${info.fileCount} files, pvfVersion ${info.pvfVersion || 'unknown'})`);
+    else log('warn', 'workspace', `${spec.name}: ${spec.root} cannot be read: ${info.error ?? 'unknown reason'}`);
+  }
+  const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache() };
+  log('info', 'rules', `serving rulesRevision ${rules.holder.current().bundle.rulesRevision}${rules.watcher ? ' (reloads when current changes)' : ''}`);
+
+  const stop = waitForSignal();
+  let closeTransport: () => Promise<void>;
+  let finished: Promise<unknown>;
+  try {
+    if (http) {
+      const serving = await serveHttp({ ...http, token: values.token, createServer: () => createServer(ctx), log });
+      log('info', 'http', `listening on ${serving.url}`);
+      closeTransport = serving.close;
+      finished = stop.signal;
+    } else {
+      const serving = await serveStdio(createServer(ctx));
+      log('info', 'stdio', 'serving MCP on stdio');
+      closeTransport = serving.close;
+      finished = Promise.race([serving.closed, stop.signal]);
+    }
+  } catch (error) {
+    stop.dispose();
+    rules.watcher?.close();
+    await closeAll(workspaces);
+    throw error;
+  }
+  const reason = await finished;
+  log('info', 'serve', `shutting down${typeof reason === 'string' ? ` (${reason})` : ''}`);
+  stop.dispose();
+  rules.watcher?.close();
+  await closeTransport();
+  await closeAll(workspaces);
+  return 0;
+}
+
+interface WorkspaceSpec {
+  name: string;
+  root: string;
+}
+
+function parseWorkspaceSpecs(values: readonly string[]): WorkspaceSpec[] {
+  const specs: WorkspaceSpec[] = [];
+  for (const value of values) {
+    const eq = value.indexOf('=');
+    const name = value.slice(0, eq);
+    const root = value.slice(eq + 1);
+    if (eq <= 0 || root === '') throw new UsageError(`serve: --workspace takes <name>=<path>, got "${value}"`);
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new UsageError(`serve: workspace name "${name}" may only use letters, digits, "_", "." and "-"`);
+    if (specs.some((s) => s.name === name)) throw new UsageError(`serve: workspace "${name}" is given twice`);
+    specs.push({ name, root: path.resolve(root) });
+  }
+  return specs;
+}
+
+function parseHttp(value: string): { host: string; port: number } {
+  try {
+    return parseHostPort(value);
+  } catch (error) {
+    if (isPvfdocError(error)) throw new UsageError(`serve: --http ${error.message}; ${error.hint ?? ''}`);
+    throw error;
+  }
+}
+
+/** A snapshots folder (with current, watched) or one bundle folder (fixed). */
+async function openRules(dir: string, log: Logger): Promise<{ holder: RulesHolder; watcher: CurrentBundleWatcher | null }> {
+  if (existsSync(path.join(dir, MANIFEST_FILE))) {
+    return { holder: createRulesHolder(await loadBundle(dir)), watcher: null };
+  }
+  const holder = createRulesHolder(await loadCurrentBundle(dir));
+  return { holder, watcher: watchCurrentBundle({ snapshotsDir: dir, holder, log }) };
+}
+
+/** The first SIGINT/SIGTERM; later ones are ignored until dispose, so a repeated signal cannot cut the shutdown short. */
+function waitForSignal(): { signal: Promise<string>; dispose(): void } {
+  let onSignal: (name: NodeJS.Signals) => void = () => undefined;
+  const signal = new Promise<string>((resolve) => {
+    onSignal = resolve;
+  });
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}
+
+async function closeAll(workspaces: ReadonlyMap<string, Workspace>): Promise<void> {
+  await Promise.all([...workspaces.values()].map((w) => w.close()));
+}

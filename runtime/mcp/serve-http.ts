@@ -1,0 +1,189 @@
+/**
+ * Streamable HTTP in stateless JSON mode (mcp-conventions: Logging and transports): one server and
+ * transport per POST /mcp, no sessions, no SSE. The Host header is checked against the bound address
+ * (DNS rebinding), and a non-loopback bind needs a bearer token on every request.
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { PvfdocError } from '../errors.js';
+import { MAX_HTTP_BODY_BYTES } from './constants.js';
+import type { CreatedServer } from './create-server.js';
+import type { Logger } from './log.js';
+
+export const MCP_PATH = '/mcp';
+
+export interface ServeHttpOptions {
+  host: string;
+  /** 0 picks a free port; the actual one is in the result. */
+  port: number;
+  /** Required when `host` is not a loopback address. */
+  token?: string | undefined;
+  createServer: () => CreatedServer;
+  log: Logger;
+}
+
+export interface HttpServing {
+  /** The endpoint, e.g. http://127.0.0.1:8765/mcp */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** `host:port`, `[v6]:port`. */
+export function parseHostPort(spec: string): { host: string; port: number } {
+  const match = /^\[([^\]]+)\]:(\d+)$/.exec(spec) ?? /^([^:[\]]+):(\d+)$/.exec(spec);
+  const port = Number(match?.[2]);
+  if (!match?.[1] || !Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new PvfdocError('INVALID_ARGUMENT', `"${spec}" is not host:port`, { hint: 'Give e.g. 127.0.0.1:8765 (or [::1]:8765).' });
+  }
+  return { host: match[1], port };
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase();
+  return h === 'localhost' || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing> {
+  const { host, log } = options;
+  const loopback = isLoopbackHost(host);
+  if (!loopback && !options.token) {
+    throw new PvfdocError('INVALID_ARGUMENT', `binding ${host} exposes the server beyond this machine, which needs a bearer token`, {
+      hint: 'Add --token <secret> (clients then send Authorization: Bearer <secret>), or bind 127.0.0.1.',
+    });
+  }
+  const tokenDigest = options.token ? sha256(options.token) : null;
+  let allowedHosts = new Set<string>();
+
+  const http = createHttpServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      log('error', 'http', `request failed (a bug):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) reply(res, 500, 'internal server error');
+      else res.end();
+    });
+  });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!hostAllowed(req.headers.host, allowedHosts) || !originAllowed(req.headers.origin, allowedHosts)) {
+      reply(res, 403, 'forbidden: the Host (or Origin) header does not name this server');
+      return;
+    }
+    if (tokenDigest && !bearerMatches(req.headers.authorization, tokenDigest)) {
+      reply(res, 401, 'unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer' });
+      return;
+    }
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (pathname !== MCP_PATH) {
+      reply(res, 404, `not found: the MCP endpoint is POST ${MCP_PATH}`);
+      return;
+    }
+    if (req.method !== 'POST') {
+      // Stateless JSON mode: no SSE stream to GET and no session to DELETE.
+      reply(res, 405, 'method not allowed: this stateless server answers POST only', { allow: 'POST' });
+      return;
+    }
+    const body = await readBody(req, MAX_HTTP_BODY_BYTES);
+    if (body === null) {
+      reply(res, 413, `request body over ${MAX_HTTP_BODY_BYTES} bytes`, { connection: 'close' });
+      return;
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body.toString('utf8'));
+    } catch {
+      reply(res, 400, 'parse error: the body is not JSON', {}, -32700);
+      return;
+    }
+    const created = options.createServer();
+    // No sessionIdGenerator (the SDK's `sessionIdGenerator: undefined`): stateless, no session header.
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
+    res.on('close', () => {
+      void transport.close();
+      void created.close();
+    });
+    await created.server.connect(transport);
+    await transport.handleRequest(req, res, message);
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (http.address() as AddressInfo).port;
+  allowedHosts = hostsFor(host, port);
+  const url = `http://${formatHost(host)}:${port}${MCP_PATH}`;
+  return {
+    url,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
+  };
+}
+
+function formatHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+/** Host header values that name this server. A wildcard bind (0.0.0.0, ::) cannot know its names: any host, same port. */
+function hostsFor(host: string, port: number): Set<string> {
+  const hosts = new Set([`${formatHost(host).toLowerCase()}:${port}`]);
+  if (isLoopbackHost(host)) for (const h of ['localhost', '127.0.0.1', '[::1]']) hosts.add(`${h}:${port}`);
+  if (host === '0.0.0.0' || host === '::') hosts.add(`*:${port}`);
+  return hosts;
+}
+
+function hostAllowed(header: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (header === undefined) return false;
+  const value = header.trim().toLowerCase();
+  if (allowed.has(value)) return true;
+  const port = /:(\d+)$/.exec(value)?.[1];
+  return port !== undefined && allowed.has(`*:${port}`);
+}
+
+/** Browsers send Origin; a page from another site must not reach a local server (DNS rebinding). */
+function originAllowed(origin: string | undefined, allowed: ReadonlySet<string>): boolean {
+  if (origin === undefined) return true;
+  try {
+    return hostAllowed(new URL(origin).host, allowed);
+  } catch {
+    return false;
+  }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
+}
+
+/** Constant-time: both sides are hashed to the same length first. */
+function bearerMatches(header: string | undefined, expected: Buffer): boolean {
+  const match = /^Bearer\s+(.+)$/i.exec(header ?? '');
+  return match?.[1] !== undefined && timingSafeEqual(sha256(match[1].trim()), expected);
+}
+
+/** The body, or null when it is over the limit (the rest is not read). */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > limit) return null;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    const buffer = chunk as Buffer;
+    size += buffer.length;
+    if (size > limit) return null;
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

@@ -1,0 +1,26 @@
+import type { RulesHolder } from '../bundle/rules-holder.js';
+import type { ExplainCache } from '../explain/explain-file.js';
+import { PvfdocError } from '../errors.js';
+import type { Workspace } from '../workspace/workspace.js';
+import type { Logger } from './log.js';
+
+/** Everything a server instance reads; owned by the caller (the CLI), never by a module. */
+export interface ServerContext {
+  /** The active rules snapshot; a request reads `rules.current()` once and keeps that bundle. */
+  rules: RulesHolder;
+  /** Open workspaces by workspaceId. */
+  workspaces: ReadonlyMap<string, Workspace>;
+  log: Logger;
+  /** Explanations reused across requests while the workspace revision and rules stay the same. */
+  explainCache?: ExplainCache;
+}
+
+export function findWorkspace(ctx: ServerContext, workspaceId: string): Workspace {
+  const workspace = ctx.workspaces.get(workspaceId);
+  if (workspace) return workspace;
+  const ids = [...ctx.workspaces.keys()];
+  throw new PvfdocError('WORKSPACE_NOT_FOUND', `no workspace "${workspaceId}"`, {
+    hint: ids.length > 0 ? `Use one of ${ids.map((id) => `"${id}"`).join(', ')} (see workspace_info).` : 'This server has no workspace; start it with --workspace <name>=<folder>.',
+    data: { workspaceIds: ids },
+  });
+}

@@ -1,0 +1,55 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { getDocument, GET_TOOL } from '../../get/get-document.js';
+import { GetInputSchema, GetOutputSchema, type GetOutput } from '../../get/get-schema.js';
+import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
+import { describeErrors } from '../error-guide.js';
+import type { ServerContext } from '../server-context.js';
+import { listLines, toolResult, withToolErrors } from '../tool-result.js';
+
+export const PvfAnnotationGetInputSchema = GetInputSchema;
+export const PvfAnnotationGetOutputSchema = GetOutputSchema;
+
+const DESCRIPTION = [
+  'Gets one annotation document in full: its description and content, status (effective, overridden, disabled) and why, the raw and the resolved definition (match, complete target, annotation), the enum values page by page or one exact value, the relations it references with the .lst paths they need, and the shared field preview.',
+  'Call it after pvf_annotation_search, for a document whose summary is not enough, or to look up what an enum value means. documentId and rulesRevision come from the same pvf_annotation_search result; value is an exact enum key as written in the script ("001" and "1" differ); valuesCursor is valuesNextCursor of the previous call.',
+  'Returns { rulesRevision, document, definitionsOmitValues: true, rawDefinition, resolvedDefinition, preview, valueCount, values, valuesNextCursor, valueLookup: { key, found, label } | null, relations }. found=false means the key is not in the enum; no nearest value is guessed.',
+  describeErrors(['DOCUMENT_NOT_FOUND', 'STALE_RULES', 'INVALID_CURSOR', 'RESPONSE_TOO_LARGE']),
+].join('\n\n');
+
+export function registerPvfAnnotationGetTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    GET_TOOL,
+    {
+      title: 'Get a PVF annotation document',
+      description: DESCRIPTION,
+      inputSchema: PvfAnnotationGetInputSchema,
+      outputSchema: PvfAnnotationGetOutputSchema,
+      annotations: READ_ONLY_ANNOTATIONS,
+    },
+    withToolErrors(ctx.log, (args) => {
+      const { bundle } = ctx.rules.current();
+      const output = getDocument(bundle, args);
+      return toolResult(output, renderGet(output));
+    }),
+  );
+}
+
+function renderGet(output: GetOutput): string {
+  const d = output.document;
+  const lines = [
+    `${d.kind} ${d.ruleId ?? d.fieldId ?? ''} (${d.documentId}, layer ${d.layer}, ${d.status}${d.statusReason ? `: ${d.statusReason}` : ''}; rulesRevision ${output.rulesRevision})`,
+    `title: ${d.title}`,
+  ];
+  if (d.description) lines.push(`description: ${d.description}`);
+  if (d.content) lines.push(d.content);
+  if (output.valueLookup) {
+    const v = output.valueLookup;
+    lines.push(v.found ? `value ${v.key} = ${v.label ?? ''}` : `value ${v.key}: not in the enum`);
+  }
+  if (output.valueCount > 0) {
+    lines.push(`values (${output.values.length} of ${output.valueCount}${output.valuesNextCursor ? '; more with valuesNextCursor' : ''}):`);
+    lines.push(...listLines(output.values.map((v) => `  ${v.key} = ${v.label}`), MAX_TEXT_ITEMS));
+  }
+  for (const r of output.relations) lines.push(`relation ${r.name} (${r.kind}): ${r.listPaths.join(', ')}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,130 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { PvfdocError } from '../../errors.js';
+import { MAX_READ_FILE_BYTES, READ_ONLY_ANNOTATIONS } from '../constants.js';
+import { describeErrors } from '../error-guide.js';
+import { findWorkspace, type ServerContext } from '../server-context.js';
+import { toolResult, withToolErrors } from '../tool-result.js';
+
+export const READ_FILE_TOOL = 'read_file';
+
+export const ReadFileInputSchema = z.strictObject({
+  workspaceId: z.string().min(1).max(200).describe('from workspace_info'),
+  filePath: z.string().min(1).max(1000).describe('archive-internal path of a file with "/" (from list_files); matched case-insensitively'),
+  startLine: z.int().min(1).optional().describe('first line, 1-based, inclusive; default 1'),
+  endLine: z.int().min(1).optional().describe('last line, 1-based, inclusive; default the last line'),
+});
+
+export const ReadFileOutputSchema = z.strictObject({
+  workspaceId: z.string(),
+  filePath: z.string().describe('the file as stored in the workspace (original case)'),
+  text: z.string().describe('lines startLine..endLine of the canonical text (UTF-8, "\\n" line ends), each with its "\\n"; exactly the text pvf_annotation_explain positions refer to'),
+  revision: z.int().describe('workspace revision that was read'),
+  textRevision: z.string().describe('hash of the whole canonical text of the file; equals pvf_annotation_explain textRevision for the same content'),
+  lineCount: z.int().describe('lines in the whole file (one more than its "\\n" count)'),
+  startLine: z.int().describe('first line returned, 1-based'),
+  endLine: z.int().describe('last line returned, 1-based, inclusive'),
+  startOffset: z.int().describe('0-based UTF-16 offset of text[0] in the whole file: an explain range maps into text by subtracting it'),
+  truncated: z.boolean().describe(`true when the response stopped before the requested endLine to stay under ${MAX_READ_FILE_BYTES} bytes; continue with startLine = endLine + 1`),
+});
+
+export type ReadFileOutput = z.output<typeof ReadFileOutputSchema>;
+
+const DESCRIPTION = [
+  'Reads the text of one workspace file, whole or a line range.',
+  'Call it to see the lines pvf_annotation_explain talks about, or any text file before changing it. workspaceId comes from workspace_info, filePath from list_files (or an explain reference path); startLine/endLine are 1-based and inclusive (e.g. the start.line/end.line of an explain annotation).',
+  `Returns { workspaceId, filePath, text, revision, textRevision, lineCount, startLine, endLine, startOffset, truncated }. text is the canonical text ("\\n" line ends) that explain ranges index (0-based UTF-16 offsets; subtract startOffset for a partial read). At most ${MAX_READ_FILE_BYTES} bytes per call, cut at a line boundary: when truncated, continue with startLine = endLine + 1.`,
+  describeErrors(['WORKSPACE_NOT_FOUND', 'NO_ARCHIVE', 'FILE_NOT_FOUND', 'INVALID_ARGUMENT', 'RESPONSE_TOO_LARGE', 'STALE_WORKSPACE', 'IO_ERROR', 'INVALID_ARCHIVE']),
+].join('\n\n');
+
+export function registerReadFileTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    READ_FILE_TOOL,
+    {
+      title: 'Read a workspace file',
+      description: DESCRIPTION,
+      inputSchema: ReadFileInputSchema,
+      outputSchema: ReadFileOutputSchema,
+      annotations: READ_ONLY_ANNOTATIONS,
+    },
+    withToolErrors(ctx.log, async (args) => {
+      const view = await findWorkspace(ctx, args.workspaceId).view();
+      const stored = view.resolveFile(args.filePath);
+      if (stored === null) {
+        throw new PvfdocError('FILE_NOT_FOUND', `no file "${args.filePath}" in workspace "${args.workspaceId}"`, {
+          hint: 'Take the path from list_files: archive-internal, "/" separated, no leading "/".',
+          data: { filePath: args.filePath },
+        });
+      }
+      const file = view.readText(stored);
+      const slice = sliceLines(file.text, args.startLine, args.endLine);
+      const output: ReadFileOutput = {
+        workspaceId: args.workspaceId,
+        filePath: file.path,
+        text: slice.text,
+        revision: view.revision,
+        textRevision: file.textRevision,
+        lineCount: slice.lineCount,
+        startLine: slice.startLine,
+        endLine: slice.endLine,
+        startOffset: slice.startOffset,
+        truncated: slice.truncated,
+      };
+      const head = `${file.path} lines ${slice.startLine}–${slice.endLine} of ${slice.lineCount} (revision ${view.revision}, textRevision ${file.textRevision})${slice.truncated ? `; truncated at ${MAX_READ_FILE_BYTES} bytes, continue with startLine ${slice.endLine + 1}` : ''}`;
+      return toolResult(output, `${head}\n${slice.text}`);
+    }),
+  );
+}
+
+interface LineSlice {
+  text: string;
+  lineCount: number;
+  startLine: number;
+  endLine: number;
+  startOffset: number;
+  truncated: boolean;
+}
+
+/** Whole lines startLine..endLine of a `\n`-only text, each with its `\n`, within the byte budget. */
+export function sliceLines(text: string, startLine: number | undefined, endLine: number | undefined, maxBytes = MAX_READ_FILE_BYTES): LineSlice {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lineCount = starts.length;
+  const first = startLine ?? 1;
+  if (first > lineCount) {
+    throw new PvfdocError('INVALID_ARGUMENT', `startLine ${first} is past the end of the file, which has ${lineCount} lines`, {
+      hint: `Use a startLine from 1 to ${lineCount}.`,
+      data: { lineCount },
+    });
+  }
+  if (endLine !== undefined && endLine < first) {
+    throw new PvfdocError('INVALID_ARGUMENT', `endLine ${endLine} is before startLine ${first}`, { hint: 'Give endLine ≥ startLine, or omit it to read to the end.' });
+  }
+  const last = Math.min(endLine ?? lineCount, lineCount);
+  const lineStart = (line: number): number => starts[line - 1] ?? text.length;
+  let bytes = 0;
+  let end = first - 1;
+  for (let line = first; line <= last; line++) {
+    const lineBytes = Buffer.byteLength(text.slice(lineStart(line), lineStart(line + 1)));
+    if (bytes + lineBytes > maxBytes) {
+      if (line === first) {
+        throw new PvfdocError('RESPONSE_TOO_LARGE', `line ${line} alone is ${lineBytes} bytes, over the ${maxBytes}-byte read_file limit`, {
+          hint: 'This line cannot be returned by read_file; use pvf_annotation_explain with startLine/endLine to get its annotations and values.',
+          data: { line, bytes: lineBytes, limit: maxBytes },
+        });
+      }
+      break;
+    }
+    bytes += lineBytes;
+    end = line;
+  }
+  const startOffset = lineStart(first);
+  return {
+    text: text.slice(startOffset, lineStart(end + 1)),
+    lineCount,
+    startLine: first,
+    endLine: end,
+    startOffset,
+    truncated: end < last,
+  };
+}

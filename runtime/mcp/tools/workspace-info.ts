@@ -1,0 +1,96 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { isPvfdocError } from '../../errors.js';
+import type { Workspace, WorkspaceInfo } from '../../workspace/workspace.js';
+import { READ_ONLY_ANNOTATIONS } from '../constants.js';
+import { describeErrors } from '../error-guide.js';
+import type { ServerContext } from '../server-context.js';
+import { toolResult, withToolErrors } from '../tool-result.js';
+
+export const WORKSPACE_INFO_TOOL = 'workspace_info';
+
+export const WorkspaceInfoInputSchema = z.strictObject({});
+
+export const WorkspaceInfoOutputSchema = z.strictObject({
+  rulesRevision: z.string().describe('revision of the active rules snapshot; pass it as rulesRevision to pvf_annotation_get and pvf_annotation_explain'),
+  rules: z.strictObject({
+    status: z.enum(['ok', 'reload_failed']).describe('reload_failed: a newer snapshot on disk could not be loaded; the previous one (rulesRevision) is still served'),
+    lastReloadError: z.string().nullable().describe('why the last reload failed; null when status is ok'),
+  }),
+  supportedVersions: z.array(z.string()).describe('explicit pvfVersion values pvf_annotation_search accepts, e.g. "110US"'),
+  workspaces: z.array(
+    z.strictObject({
+      workspaceId: z.string().describe('the workspaceId argument of every other tool'),
+      name: z.string(),
+      kind: z.enum(['directory', 'pvf-classic', 'pvf-nkpi']).describe('directory = a folder of decompiled script text'),
+      pvfVersion: z.string().describe('client version of the workspace ("" = unknown: only version-independent rules apply)'),
+      revision: z.int().describe('content revision; expectedRevision of pvf_annotation_explain. Increases when files change'),
+      fileCount: z.int(),
+      encoding: z.string().describe('text encoding of the script files, e.g. "utf-8"'),
+      archiveOpen: z.boolean().describe('false: nothing can be read from this workspace (see error)'),
+      error: z.string().nullable().describe('why the workspace cannot be read; null when archiveOpen'),
+    }),
+  ),
+});
+
+export type WorkspaceInfoOutput = z.output<typeof WorkspaceInfoOutputSchema>;
+
+const DESCRIPTION = [
+  'Lists the open workspaces and the active annotation rules snapshot. Call it first, and again after STALE_WORKSPACE or STALE_RULES.',
+  'No arguments.',
+  'Returns rulesRevision (the active rules snapshot), rules.status ("ok", or "reload_failed" with lastReloadError when a newer snapshot on disk was refused and the old one is still served), supportedVersions (explicit pvfVersion values for pvf_annotation_search), and per workspace: workspaceId (the argument of every other tool), kind, pvfVersion ("" = unknown), revision (expectedRevision of pvf_annotation_explain), fileCount, encoding, archiveOpen and error (why it cannot be read).',
+  describeErrors([]),
+].join('\n\n');
+
+export function registerWorkspaceInfoTool(server: McpServer, ctx: ServerContext): void {
+  server.registerTool(
+    WORKSPACE_INFO_TOOL,
+    {
+      title: 'Workspaces and rules',
+      description: DESCRIPTION,
+      inputSchema: WorkspaceInfoInputSchema,
+      outputSchema: WorkspaceInfoOutputSchema,
+      annotations: READ_ONLY_ANNOTATIONS,
+    },
+    withToolErrors(ctx.log, async () => {
+      const rules = ctx.rules.current();
+      const workspaces = await Promise.all([...ctx.workspaces.values()].map(freshInfo));
+      const output: WorkspaceInfoOutput = {
+        rulesRevision: rules.bundle.rulesRevision,
+        rules: { status: rules.status, lastReloadError: rules.lastReloadError },
+        supportedVersions: [...rules.bundle.manifest.pvfVersions],
+        workspaces,
+      };
+      const lines = [
+        `rules ${output.rulesRevision} (${rules.status}${rules.lastReloadError ? `: ${rules.lastReloadError}` : ''}); versions ${output.supportedVersions.join(', ')}`,
+        ...workspaces.map(
+          (w) =>
+            `${w.workspaceId}: ${w.kind}, ${w.archiveOpen ? `${w.fileCount} files, revision ${w.revision}, pvfVersion ${w.pvfVersion || '(unknown)'}` : `not open: ${w.error ?? 'unknown reason'}`}`,
+        ),
+      ];
+      if (workspaces.length === 0) lines.push('no workspaces (start the server with --workspace <name>=<folder>)');
+      return toolResult(output, lines.join('\n'));
+    }),
+  );
+}
+
+/** The workspace's info after bringing its revision up to date (a closed workspace reports why). */
+async function freshInfo(workspace: Workspace): Promise<WorkspaceInfo> {
+  try {
+    await workspace.view();
+  } catch (error) {
+    if (!isPvfdocError(error)) throw error;
+  }
+  const i = workspace.info();
+  return {
+    workspaceId: i.workspaceId,
+    name: i.name,
+    kind: i.kind,
+    pvfVersion: i.pvfVersion,
+    revision: i.revision,
+    fileCount: i.fileCount,
+    encoding: i.encoding,
+    archiveOpen: i.archiveOpen,
+    error: i.error,
+  };
+}

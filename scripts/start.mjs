@@ -1,0 +1,68 @@
+// npm start: build dist/pvfdoc.mjs when it is missing or older than the sources, build the builtin
+// snapshot when snapshots/current is missing, then serve the example workspace over Streamable HTTP.
+// Usage: npm start [-- --port <n>]   (or PORT=<n> npm start); default port 8765.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
+const HOST = '127.0.0.1';
+
+const portArg = process.argv.indexOf('--port');
+const port = Number(portArg >= 0 ? process.argv[portArg + 1] : (process.env.PORT ?? 8765));
+if (!Number.isInteger(port) || port < 0 || port > 65535) {
+  console.error(`start: port must be 0–65535, got ${String(port)}`);
+  process.exit(2);
+}
+
+function newestSource(dir) {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
+    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+  }
+  return newest;
+}
+
+function step(what, args) {
+  console.error(`[start] ${what}`);
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  if (result.status !== 0) {
+    console.error(`[start] failed: ${what}`);
+    process.exit(result.status ?? 1);
+  }
+}
+
+const sourcesChanged = existsSync(CLI) && Math.max(...['cli', 'runtime', 'build'].map((d) => newestSource(path.join(ROOT, d)))) > statSync(CLI).mtimeMs;
+if (!existsSync(CLI) || sourcesChanged) step(`building ${path.relative(ROOT, CLI)}`, ['scripts/bundle-cli.mjs']);
+if (!existsSync(path.join(ROOT, 'snapshots/current'))) step('building the builtin rules snapshot', [CLI, 'build', '--out', 'snapshots']);
+
+const child = spawn(
+  process.execPath,
+  [CLI, 'serve', '--http', `${HOST}:${port}`, '--workspace', 'example=examples/workspace', '--snapshots', 'snapshots'],
+  { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] },
+);
+
+let announced = false;
+let pending = '';
+child.stderr.on('data', (chunk) => {
+  process.stderr.write(chunk);
+  if (announced) return;
+  pending += chunk.toString('utf8');
+  const url = /listening on (http:\/\/\S+)/.exec(pending)?.[1];
+  if (!url) return;
+  announced = true;
+  const config = { mcpServers: { pvfdoc: { type: 'http', url } } };
+  process.stdout.write(
+    `\npvfdoc MCP endpoint (Streamable HTTP, POST only): ${url}\n` +
+      `Client config:\n${JSON.stringify(config, null, 2)}\n` +
+      `Quick check:\n  curl -s -X POST ${url} -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'\n` +
+      'Stop with Ctrl+C.\n\n',
+  );
+});
+
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
