@@ -1,12 +1,13 @@
 /**
  * Baseline for search: no index, just a pass over every document that applies the same filters as
- * `searchDocuments` and checks each lower-cased query word as a substring of the document's text (id,
+ * `searchDocuments` and checks each lower-cased query word (split as searchDocuments splits them, so
+ * `[skill levelup]` is one word) as a substring of the document's text (id,
  * description, title, content, section, field id, relation, enum keys and labels). It returns the same
  * page size, sorted by id, so it does comparable work per hit; it does not rank.
  */
 import type { Bundle } from '../runtime/bundle/load-bundle.js';
 import type { BundleDocument } from '../runtime/bundle/schema.js';
-import { normalizeSection, statusIn } from '../runtime/search/search-documents.js';
+import { normalizeSection, queryWords, statusIn } from '../runtime/search/search-documents.js';
 import { DEFAULT_SEARCH_LIMIT, type SearchInput } from '../runtime/search/search-schema.js';
 
 export interface LinearResult {
@@ -15,7 +16,7 @@ export interface LinearResult {
 }
 
 export function linearSearch(bundle: Bundle, input: SearchInput): LinearResult {
-  const words = (input.query ?? '').trim().toLowerCase().split(/\s+/u).filter(Boolean);
+  const words = queryWords(input.query);
   const requested = input.pvfVersion ?? 'all';
   if (requested === 'current') throw new Error('the linear baseline takes an explicit pvfVersion or "all"');
   const versionKey = requested === 'all' ? null : requested;

@@ -26,8 +26,8 @@ import { writeBundle } from '../build/write-bundle.js';
 import { sha256Hex } from '../runtime/bundle/canonical-json.js';
 import { loadBundle, type Bundle } from '../runtime/bundle/load-bundle.js';
 import { BUNDLE_FILES, DocumentsFileSchema, RelationsFileSchema, RenderingFileSchema, SearchIndexFileSchema, ValuesFileSchema } from '../runtime/bundle/schema.js';
-import { searchDocuments } from '../runtime/search/search-documents.js';
-import { createSearchIndex, loadSearchIndex, splitTerms, toSearchableRecord, type SearchableRecord } from '../runtime/search/search-index.js';
+import { indexWords, queryWords, searchDocuments } from '../runtime/search/search-documents.js';
+import { createSearchIndex, loadSearchIndex, toSearchableRecord, type SearchableRecord } from '../runtime/search/search-index.js';
 import { DEFAULT_SPEC, generateLayer, writeLayer, type LayerSpec } from './generate-layer.js';
 import { linearSearch } from './linear-scan.js';
 import { buildQueries, type BenchQuery } from './queries.js';
@@ -195,20 +195,21 @@ async function loadBreakdown(bundleDir: string) {
     'rendering.json': RenderingFileSchema,
     'search-index.json': SearchIndexFileSchema,
   } as const;
-  const rows: { file: string; readMs: number; hashMs: number; jsonParseMs: number; schemaMs: number; miniSearchLoadMs: number | null }[] = [];
+  const rows: { file: string; readMs: number; hashMs: number; utf8DecodeMs: number; jsonParseMs: number; schemaMs: number; indexDecodeMs: number | null }[] = [];
   for (const file of BUNDLE_FILES) {
     gc();
     progress(`load breakdown: ${file}`);
-    const read = await timeAsync(() => readFile(path.join(bundleDir, file), 'utf8'));
+    const read = await timeAsync(() => readFile(path.join(bundleDir, file)));
     const hash = timeSync(() => sha256Hex(read.value));
-    const json = timeSync(() => JSON.parse(read.value) as unknown);
+    const decode = timeSync(() => read.value.toString('utf8'));
+    const json = timeSync(() => JSON.parse(decode.value) as unknown);
     const schema = timeSync(() => schemas[file].safeParse(json.value));
-    let miniSearchLoadMs: number | null = null;
+    let indexDecodeMs: number | null = null;
     if (file === 'search-index.json' && schema.value.success) {
-      const plain = (schema.value.data as { index: unknown }).index;
-      miniSearchLoadMs = timeSync(() => loadSearchIndex(plain)).ms;
+      const { terms, documentIds } = schema.value.data as { terms: Record<string, string>; documentIds: string[] };
+      indexDecodeMs = timeSync(() => loadSearchIndex(terms, documentIds.length)).ms;
     }
-    rows.push({ file, readMs: read.ms, hashMs: hash.ms, jsonParseMs: json.ms, schemaMs: schema.ms, miniSearchLoadMs });
+    rows.push({ file, readMs: read.ms, hashMs: hash.ms, utf8DecodeMs: decode.ms, jsonParseMs: json.ms, schemaMs: schema.ms, indexDecodeMs });
   }
   return rows;
 }
@@ -252,7 +253,7 @@ interface QueryResult {
   totalMatches: number;
   linearTotalMatches: number;
   index: { p50Ms: number; p99Ms: number; maxMs: number; samplesMs: number[] };
-  /** MiniSearch lookup alone (the first step of searchDocuments); null without query words. */
+  /** Index lookup alone (the candidate step of searchDocuments); null without query words. */
   lookup: { p50Ms: number; p99Ms: number; maxMs: number; samplesMs: number[]; candidates: number } | null;
   linear: { p50Ms: number; p99Ms: number; maxMs: number; samplesMs: number[] };
   speedupP50: number;
@@ -265,9 +266,9 @@ function runSearches(bundle: Bundle, queries: readonly BenchQuery[], reps: numbe
     // One untimed warm-up of each, which also gives the match counts to compare.
     const totalMatches = searchDocuments(bundle, q.input).totalMatches;
     const linearTotalMatches = linearSearch(bundle, q.input).totalMatches;
-    const words = (q.input.query ?? '').trim().toLowerCase().split(/\s+/u).filter(Boolean);
-    const lookupQuery = [...new Set(words.flatMap((w) => splitTerms(w)))].join(' ');
-    const candidates = lookupQuery === '' ? 0 : bundle.searchIndex.search(lookupQuery).length;
+    const lookupWords = indexWords(queryWords(q.input.query));
+    const hasWords = lookupWords.length > 0;
+    const candidates = hasWords ? (bundle.searchIndex.candidates(lookupWords)?.length ?? bundle.documents.length) : 0;
     const indexSamples: number[] = [];
     const lookupSamples: number[] = [];
     const linearSamples: number[] = [];
@@ -279,16 +280,16 @@ function runSearches(bundle: Bundle, queries: readonly BenchQuery[], reps: numbe
       start = now();
       linearSearch(bundle, q.input);
       linearSamples.push(now() - start);
-      if (lookupQuery !== '') {
+      if (hasWords) {
         start = now();
-        bundle.searchIndex.search(lookupQuery);
+        bundle.searchIndex.candidates(lookupWords);
         lookupSamples.push(now() - start);
       }
     }
     const summary = (xs: number[]) => ({ p50Ms: percentile(xs, 50), p99Ms: percentile(xs, 99), maxMs: Math.max(...xs), samplesMs: xs });
     const index = summary(indexSamples);
     const linear = summary(linearSamples);
-    const lookup = lookupQuery === '' ? null : { ...summary(lookupSamples), candidates };
+    const lookup = hasWords ? { ...summary(lookupSamples), candidates } : null;
     results.push({ label: q.label, category: q.category, input: q.input, totalMatches, linearTotalMatches, index, lookup, linear, speedupP50: linear.p50Ms / index.p50Ms });
   }
   return results;
@@ -361,10 +362,13 @@ async function main(): Promise<void> {
     const rebuildMedianMs = median(rebuildRunsMs);
     const breakdown = options.breakdown ? await loadBreakdown(bench.bundleDir) : null;
     const indexFile = breakdown?.find((r) => r.file === 'search-index.json');
-    const indexLoadMs = indexFile ? indexFile.readMs + indexFile.hashMs + indexFile.jsonParseMs + indexFile.schemaMs + (indexFile.miniSearchLoadMs ?? 0) : null;
+    const indexLoadMs = indexFile ? indexFile.readMs + indexFile.hashMs + indexFile.utf8DecodeMs + indexFile.jsonParseMs + indexFile.schemaMs + (indexFile.indexDecodeMs ?? 0) : null;
+    // A bundle without search-index.json would load everything else and then rebuild the index.
+    const startWithoutIndexMs = indexLoadMs === null ? null : bench.row.loadMedianMs - indexLoadMs + rebuildMedianMs;
 
     // 4. Search vs the linear scan.
     gc();
+    const { termCount: indexTerms, postingCount: indexPostings } = bundleOf(held).searchIndex;
     const results = runSearches(bundleOf(held), queries, options.searchReps);
     const withBundle = heapUsed();
     delete held.bundle;
@@ -424,7 +428,7 @@ async function main(): Promise<void> {
     log(table(
       ['what', '>median', '>runs (ms)'],
       [
-        ['loadBundle (read, hash, parse, check, MiniSearch.loadJS)', fmtMs(bench.row.loadMedianMs), loadRunsMs.map((x) => x.toFixed(0)).join(', ')],
+        ['loadBundle (read, hash, parse, check, decode the index)', fmtMs(bench.row.loadMedianMs), loadRunsMs.map((x) => x.toFixed(0)).join(', ')],
         ['  first valuesOf (lazy values.json)', fmtMs(valuesFirstAccessMs), valuesFirstAccessMs.toFixed(0)],
         ['searchable records from documents + values', fmtMs(records.ms), records.ms.toFixed(0)],
         ['createSearchIndex (rebuild; baseline)', fmtMs(rebuildMedianMs), rebuildRunsMs.map((x) => x.toFixed(0)).join(', ')],
@@ -432,17 +436,21 @@ async function main(): Promise<void> {
     ));
     log(`ratio    loadBundle / rebuild = ${fmtRatio(bench.row.loadMedianMs / rebuildMedianMs)} (below 1× the bundle saves time; above 1× loading costs more than rebuilding the index alone)`);
     if (indexLoadMs !== null) log(`ratio    loading search-index.json alone / rebuild = ${fmtRatio(indexLoadMs / rebuildMedianMs)}`);
+    if (startWithoutIndexMs !== null) {
+      log(`ratio    loadBundle / a start without search-index.json (load − index file + rebuild ≈ ${fmtMs(startWithoutIndexMs)}) = ${fmtRatio(bench.row.loadMedianMs / startWithoutIndexMs)} (below 1× the index file pays off)`);
+    }
+    log(`index    ${indexTerms} terms, ${indexPostings} postings (term, document pairs)`);
     log(`heap     a loaded bundle (after the searches, values loaded) retains ${fmtBytes(retainedBundleBytes)}; a rebuilt index retains ${fmtBytes(retainedIndexBytes)}; peak RSS ${fmtBytes(maxRssBytes)} (after the builds ${fmtBytes(maxRssAfterBuildBytes)})`);
     if (breakdown) {
       log();
       log('ONE LOAD, FILE BY FILE (values.json is read lazily by loadBundle)');
       log(table(
-        ['file', '>read', '>sha256', '>JSON.parse', '>zod schema', '>MiniSearch.loadJS'],
-        breakdown.map((r) => [r.file, fmtMs(r.readMs), fmtMs(r.hashMs), fmtMs(r.jsonParseMs), fmtMs(r.schemaMs), r.miniSearchLoadMs === null ? '' : fmtMs(r.miniSearchLoadMs)]),
+        ['file', '>read', '>sha256', '>UTF-8 decode', '>JSON.parse', '>zod schema', '>index decode'],
+        breakdown.map((r) => [r.file, fmtMs(r.readMs), fmtMs(r.hashMs), fmtMs(r.utf8DecodeMs), fmtMs(r.jsonParseMs), fmtMs(r.schemaMs), r.indexDecodeMs === null ? '' : fmtMs(r.indexDecodeMs)]),
       ));
     }
     log();
-    log(`SEARCH (bench layer; ${options.searchReps} timed runs per query and method, alternating; speedup = linear / index, above 1× the index is faster;\n         index = searchDocuments; lookup = its MiniSearch step alone; candidates = documents the lookup returns)`);
+    log(`SEARCH (bench layer; ${options.searchReps} timed runs per query and method, alternating; speedup = linear / index, above 1× the index is faster;\n         index = searchDocuments; lookup = its index step alone; candidates = documents the lookup returns)`);
     log(table(
       ['query', '>matches', '>candidates', '>index p50', '>index max', '>lookup p50', '>linear p50', '>linear max', '>speedup'],
       results.map((r) => [
@@ -489,10 +497,12 @@ async function main(): Promise<void> {
         retainedHeapBytes: retainedBundleBytes,
         breakdown,
       },
+      index: { terms: indexTerms, postings: indexPostings },
       rebuild: { recordsMs: records.ms, runsMs: rebuildRunsMs, medianMs: rebuildMedianMs, retainedHeapBytes: retainedIndexBytes },
       ratios: {
         loadVsRebuild: bench.row.loadMedianMs / rebuildMedianMs,
         indexFileLoadVsRebuild: indexLoadMs === null ? null : indexLoadMs / rebuildMedianMs,
+        loadVsStartWithoutIndexFile: startWithoutIndexMs === null ? null : bench.row.loadMedianMs / startWithoutIndexMs,
         searchSpeedupP50: overall.speedupP50,
         searchSpeedupP99: overall.speedupP99,
         searchGeometricMeanSpeedup: overall.geometricMeanSpeedup,

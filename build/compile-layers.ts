@@ -11,6 +11,7 @@ import {
   RenderingFileSchema,
   SCHEMA_VERSION,
   SearchIndexFileSchema,
+  toStoredDocument,
   ValuesFileSchema,
   type BundleFileName,
   type Manifest,
@@ -48,7 +49,7 @@ export function bundleLayers(layers: readonly LoadedLayer[]): BuiltBundle {
   const resolved = resolveLayers(layers);
   const searchIndex = indexSearch(resolved.documents, resolved.values);
   const contents: Record<BundleFileName, unknown> = {
-    'documents.json': DocumentsFileSchema.parse({ documents: resolved.documents, ruleOrder: resolved.ruleOrder }),
+    'documents.json': DocumentsFileSchema.parse({ documents: resolved.documents.map(toStoredDocument), ruleOrder: resolved.ruleOrder }),
     'values.json': ValuesFileSchema.parse({ values: resolved.values }),
     'relations.json': RelationsFileSchema.parse({ relations: resolved.relations }),
     'rendering.json': RenderingFileSchema.parse({ rules: resolved.rendering }),
@@ -56,7 +57,7 @@ export function bundleLayers(layers: readonly LoadedLayer[]): BuiltBundle {
   };
   const files = new Map<BundleFileName | 'manifest.json', string>();
   for (const [name, value] of Object.entries(contents) as [BundleFileName, unknown][]) {
-    files.set(name, `${canonicalJson(value)}\n`);
+    files.set(name, `${toCanonicalJson(value)}\n`);
   }
 
   const effectiveByVersion: Record<string, number> = {};
@@ -93,4 +94,49 @@ export function bundleLayers(layers: readonly LoadedLayer[]): BuiltBundle {
   const manifest = ManifestSchema.parse({ ...withoutRevision, rulesRevision, engine: { name: ENGINE_NAME, version: ENGINE_VERSION } });
   files.set('manifest.json', `${canonicalJson(manifest)}\n`);
   return { rulesRevision, manifest, files };
+}
+
+/**
+ * `canonicalJson(value)`, computed faster: a copy of the value with every object's keys inserted in
+ * sorted order goes through the native `JSON.stringify`, which then writes them in that order. That
+ * holds only when no key is an array index ("0", "17": `JSON.stringify` writes those first, in numeric
+ * order) and the value holds nothing but plain JSON, so anything else (such as the digit bigrams of
+ * search-index.json, or a value canonicalJson rejects) takes canonicalJson itself. Same bytes either
+ * way; test/build/canonical-json.test.ts compares the two.
+ */
+export function toCanonicalJson(value: unknown): string {
+  const copy = sortedCopy(value);
+  return copy === NOT_PLAIN ? canonicalJson(value) : JSON.stringify(copy);
+}
+
+const NOT_PLAIN = Symbol('not plain JSON');
+const ARRAY_INDEX = /^(?:0|[1-9][0-9]*)$/;
+
+function sortedCopy(value: unknown): unknown {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : NOT_PLAIN;
+  if (typeof value !== 'object') return NOT_PLAIN;
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array<unknown>(value.length);
+    for (let i = 0; i < value.length; i++) {
+      if (!(i in value)) return NOT_PLAIN;
+      const item = sortedCopy(value[i]);
+      if (item === NOT_PLAIN) return NOT_PLAIN;
+      out[i] = item;
+    }
+    return out;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return NOT_PLAIN;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(record).sort()) {
+    if (key === '__proto__' || (ARRAY_INDEX.test(key) && Number(key) < 4294967295)) return NOT_PLAIN;
+    const member = record[key];
+    if (member === undefined) continue;
+    const copy = sortedCopy(member);
+    if (copy === NOT_PLAIN) return NOT_PLAIN;
+    out[key] = copy;
+  }
+  return out;
 }

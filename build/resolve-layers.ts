@@ -161,12 +161,13 @@ export function resolveLayers(layers: readonly LoadedLayer[]): ResolvedRules {
       return !field || fieldApplies(field);
     });
     const order = activeRules.map((r) => docOf(docByDefinition, r).documentId);
+    const findSuppressor = suppressorIndex(activeRules, ruleField, resolvedRules);
     const generatedApplied = new Map<BundleDocument, VersionStatus>();
     for (const f of orderedFields) {
       const generated = generatedByField.get(f);
       if (!generated) continue;
       if (!fieldApplies(f)) continue;
-      const suppressor = activeRules.find((r) => ruleField.get(r) === f || covers(resolvedRules.get(r), generated.resolved));
+      const suppressor = findSuppressor(f, generated.resolved);
       if (suppressor) {
         const by = docOf(docByDefinition, suppressor);
         generatedApplied.set(generated, {
@@ -204,6 +205,51 @@ export function resolveLayers(layers: readonly LoadedLayer[]): ResolvedRules {
     relations: resolveRelations(relationDefs, relationWinners),
     rendering: placementOrder(renderingDefs, 'earlier-first').map(toRenderingRule),
   };
+}
+
+type RuleDefinition = Definition<DefinitionItem<RuleInput>>;
+type FieldDefinition = Definition<DefinitionItem<FieldInput>>;
+
+/**
+ * The first active rule (in explain order) that suppresses a field's implicit rule: one that uses the
+ * field, or one that `covers` it. Rules are grouped once by what `covers` compares for equality
+ * (annotation type, title, relation, pathRoot, target kind and lower-cased section), so each field is
+ * tested against the few rules of its group instead of every rule.
+ */
+function suppressorIndex(
+  activeRules: readonly RuleDefinition[],
+  ruleField: ReadonlyMap<RuleDefinition, FieldDefinition>,
+  resolvedRules: ReadonlyMap<RuleDefinition, ResolvedDefinition>,
+): (field: FieldDefinition, generated: ResolvedDefinition) => RuleDefinition | undefined {
+  const firstUser = new Map<FieldDefinition, number>();
+  const groups = new Map<string, number[]>();
+  activeRules.forEach((rule, i) => {
+    const field = ruleField.get(rule);
+    if (field && !firstUser.has(field)) firstUser.set(field, i);
+    const resolved = resolvedRules.get(rule);
+    if (!resolved) return;
+    const key = coverKey(resolved);
+    const group = groups.get(key);
+    if (group) group.push(i);
+    else groups.set(key, [i]);
+  });
+  return (field, generated) => {
+    let best = firstUser.get(field) ?? activeRules.length;
+    for (const i of groups.get(coverKey(generated)) ?? []) {
+      if (i >= best) break;
+      if (covers(resolvedRules.get(activeRules[i] as RuleDefinition), generated)) {
+        best = i;
+        break;
+      }
+    }
+    return activeRules[best];
+  };
+}
+
+/** The parts `covers` requires to be equal, as one key. */
+function coverKey(d: ResolvedDefinition): string {
+  const a = d.annotation;
+  return JSON.stringify([a.type, a.title, a.relation ?? '', a.pathRoot ?? '', d.target.kind, (d.target.section ?? '').toLowerCase()]);
 }
 
 function label(v: string): string {
@@ -286,16 +332,21 @@ function makeDocument(args: {
   };
 }
 
-/** Raw JSON without `annotation.values` (values are paged separately; protocol: definitionsOmitValues). */
+/**
+ * Raw JSON without `annotation.values` (values are paged separately; protocol: definitionsOmitValues).
+ * Only the two objects on the way to `values` are copied; the rest is shared with the loaded layer,
+ * which nothing changes after loading.
+ */
 function omitValues(raw: unknown): BundleDocument['raw'] {
-  const copy = JSON.parse(JSON.stringify(raw ?? null)) as BundleDocument['raw'];
-  if (copy && typeof copy === 'object' && !Array.isArray(copy)) {
-    const annotation = (copy as Record<string, unknown>).annotation;
-    if (annotation && typeof annotation === 'object' && !Array.isArray(annotation)) {
-      delete (annotation as Record<string, unknown>).values;
-    }
+  if (raw === undefined || raw === null) return null;
+  if (typeof raw !== 'object' || Array.isArray(raw)) return raw as BundleDocument['raw'];
+  const copy = { ...(raw as Record<string, unknown>) };
+  const annotation = copy.annotation;
+  if (annotation && typeof annotation === 'object' && !Array.isArray(annotation) && 'values' in annotation) {
+    const { values: _values, ...rest } = annotation as Record<string, unknown>;
+    copy.annotation = rest;
   }
-  return copy;
+  return copy as BundleDocument['raw'];
 }
 
 function toRenderingRule(def: Definition<SourceItem<RenderingRuleInput>>): RenderingRule {

@@ -5,14 +5,15 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import type MiniSearch from 'minisearch';
 import { PvfdocError } from '../errors.js';
-import { loadSearchIndex, TOKENIZER, type SearchableRecord } from '../search/search-index.js';
+import { loadSearchIndex, TOKENIZER, type SearchIndex } from '../search/search-index.js';
+import { SearchTexts } from '../search/search-text.js';
 import { sha256Hex } from './canonical-json.js';
 import { CURRENT_POINTER, MANIFEST_FILE } from './constants.js';
 import {
   BUNDLE_FILES,
   DocumentsFileSchema,
+  fromStoredDocument,
   ManifestSchema,
   RelationsFileSchema,
   RenderingFileSchema,
@@ -39,12 +40,16 @@ export interface Bundle {
   relations: BundleRelation[];
   relationsByName: Map<string, BundleRelation>;
   rendering: RenderingRule[];
-  searchIndex: MiniSearch<SearchableRecord>;
+  /** Bigram postings that propose search candidates (runtime/search/search-index.ts). */
+  searchIndex: SearchIndex;
+  /** Lower-cased searchable text and ranking order, built on the first search. */
+  searchTexts: SearchTexts;
   /** Enum values of a document in source order ([] when it has none). */
   valuesOf(documentId: string): readonly (readonly [string, string])[];
 }
 
-export type BundleFileReader = (name: BundleFileName | typeof MANIFEST_FILE) => string;
+/** A bundle file's bytes (as read from disk) or text (as built in memory). */
+export type BundleFileReader = (name: BundleFileName | typeof MANIFEST_FILE) => string | Uint8Array;
 
 /** Reads `dir/current` and returns the bundle folder it names. */
 export async function resolveCurrentBundleDir(snapshotsDir: string): Promise<string> {
@@ -69,10 +74,12 @@ export async function resolveCurrentBundleDir(snapshotsDir: string): Promise<str
 }
 
 export async function loadBundle(dir: string): Promise<Bundle> {
-  const texts = new Map<string, string>();
+  // Bytes, not text: hashing the bytes as read is several times faster than hashing a decoded string,
+  // which has to be encoded to UTF-8 again (and Chinese text makes that encoding slow).
+  const texts = new Map<string, Uint8Array>();
   const read = async (name: string) => {
     try {
-      texts.set(name, await readFile(path.join(dir, name), 'utf8'));
+      texts.set(name, await readFile(path.join(dir, name)));
     } catch (cause) {
       throw new PvfdocError('INVALID_BUNDLE', `bundle file ${path.join(dir, name)} cannot be read`, {
         hint: 'Point at a folder written by pvfdoc build (it holds manifest.json), or rebuild it.',
@@ -87,7 +94,7 @@ export async function loadBundle(dir: string): Promise<Bundle> {
     const text = texts.get(name);
     if (text !== undefined) return text;
     try {
-      return readFileSync(path.join(dir, name), 'utf8');
+      return readFileSync(path.join(dir, name));
     } catch (cause) {
       throw new PvfdocError('INVALID_BUNDLE', `bundle file ${path.join(dir, name)} cannot be read`, { data: { file: name }, cause });
     }
@@ -96,19 +103,27 @@ export async function loadBundle(dir: string): Promise<Bundle> {
 
 /** Opens a bundle from a file reader (disk, or the in-memory output of a build). */
 export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
-  const manifest = parseManifest(readBundleFile(MANIFEST_FILE));
+  const manifest = parseManifest(asText(readBundleFile(MANIFEST_FILE)));
+  // Before any file is parsed, so a bundle from another tokenizer gets this message, not a schema error.
+  if (manifest.tokenizer.id !== TOKENIZER.id || manifest.tokenizer.version !== TOKENIZER.version) {
+    throw new PvfdocError('INVALID_BUNDLE', `search-index.json was built with tokenizer ${manifest.tokenizer.id}@${manifest.tokenizer.version}; this pvfdoc reads ${TOKENIZER.id}@${TOKENIZER.version}`, {
+      hint: 'Rebuild the snapshot with this version of pvfdoc.',
+      data: { file: 'search-index.json' },
+    });
+  }
   const hashes = new Map(manifest.files.map((f) => [f.name, f.sha256]));
-  const checkedText = (name: BundleFileName): string => {
-    const text = readBundleFile(name);
+  const checkedData = (name: BundleFileName): string | Uint8Array => {
+    const data = readBundleFile(name);
     const expected = hashes.get(name);
-    if (expected === undefined || sha256Hex(text) !== expected) {
+    if (expected === undefined || sha256Hex(data) !== expected) {
       throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} does not match the hash in manifest.json: the bundle is corrupt`, {
         hint: 'Rebuild the snapshot with pvfdoc build; bundles are never edited by hand.',
         data: { file: name },
       });
     }
-    return text;
+    return data;
   };
+  const checkedText = (name: BundleFileName): string => asText(checkedData(name));
   const readChecked = (name: BundleFileName, text = checkedText(name)): unknown => {
     try {
       return JSON.parse(text);
@@ -131,37 +146,43 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
   };
 
   const docsFile = parse('documents.json', DocumentsFileSchema);
+  const documents = docsFile.documents.map(fromStoredDocument);
   const relationsFile = parse('relations.json', RelationsFileSchema);
   const renderingFile = parse('rendering.json', RenderingFileSchema);
   const indexFile = parse('search-index.json', SearchIndexFileSchema);
-  if (indexFile.tokenizer.id !== TOKENIZER.id || indexFile.tokenizer.version !== TOKENIZER.version) {
-    throw new PvfdocError('INVALID_BUNDLE', `search-index.json was built with tokenizer ${indexFile.tokenizer.id}@${indexFile.tokenizer.version}; this pvfdoc reads ${TOKENIZER.id}@${TOKENIZER.version}`, {
-      hint: 'Rebuild the snapshot with this version of pvfdoc.',
-      data: { file: 'search-index.json' },
-    });
-  }
-  let searchIndex: MiniSearch<SearchableRecord>;
+  let searchIndex: SearchIndex;
   try {
-    searchIndex = loadSearchIndex(indexFile.index);
+    if (indexFile.tokenizer.id !== TOKENIZER.id || indexFile.tokenizer.version !== TOKENIZER.version) {
+      throw new Error(`its tokenizer ${indexFile.tokenizer.id}@${indexFile.tokenizer.version} differs from the manifest's`);
+    }
+    const ids = indexFile.documentIds;
+    if (ids.length !== documents.length || documents.some((d, i) => d.documentId !== ids[i])) {
+      throw new Error('its documentIds do not list the documents of documents.json in order');
+    }
+    searchIndex = loadSearchIndex(indexFile.terms, ids.length);
   } catch (cause) {
     throw new PvfdocError('INVALID_BUNDLE', `search-index.json cannot be loaded: ${(cause as Error).message}`, { data: { file: 'search-index.json' }, cause });
   }
 
   const documentsById = new Map<string, BundleDocument>();
   const positionById = new Map<string, number>();
-  docsFile.documents.forEach((doc, i) => {
+  documents.forEach((doc, i) => {
     documentsById.set(doc.documentId, doc);
     positionById.set(doc.documentId, i);
   });
   // values.json is parsed on first use, but its hash is checked now: a damaged bundle is refused at
   // load (and by a hot reload), never in the middle of a request.
-  const valuesText = checkedText('values.json');
+  const valuesData = checkedData('values.json');
   let values: Record<string, [string, string][]> | undefined;
+  const valuesOf = (documentId: string): readonly (readonly [string, string])[] => {
+    values ??= parse('values.json', ValuesFileSchema, asText(valuesData)).values;
+    return values[documentId] ?? [];
+  };
   return {
     dir,
     manifest,
     rulesRevision: manifest.rulesRevision,
-    documents: docsFile.documents,
+    documents,
     documentsById,
     positionById,
     ruleOrder: docsFile.ruleOrder,
@@ -169,11 +190,13 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
     relationsByName: new Map(relationsFile.relations.map((r) => [r.name, r])),
     rendering: renderingFile.rules,
     searchIndex,
-    valuesOf(documentId) {
-      values ??= parse('values.json', ValuesFileSchema, valuesText).values;
-      return values[documentId] ?? [];
-    },
+    searchTexts: new SearchTexts(documents, valuesOf),
+    valuesOf,
   };
+}
+
+function asText(data: string | Uint8Array): string {
+  return typeof data === 'string' ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('utf8');
 }
 
 function parseManifest(text: string): Manifest {

@@ -4,8 +4,12 @@
  */
 import { z } from 'zod';
 
-/** Bumped on any incompatible change of a bundle file; readers reject other versions. */
-export const SCHEMA_VERSION = 1;
+/**
+ * Bumped on any incompatible change of a bundle file; readers reject other versions.
+ * 2: documents.json leaves out the copies of title, content and summary (see StoredDocumentSchema);
+ * search-index.json holds bigram postings (tokenizer pvfdoc-bigram@1).
+ */
+export const SCHEMA_VERSION = 2;
 
 export const BUNDLE_FILES = [
   'documents.json',
@@ -54,6 +58,25 @@ export const TargetSpecSchema = z.strictObject({
   contextIndex: z.int().nullable(),
   imagePathToken: z.int().nullable(),
 });
+
+/** A JSON value (the type of `z.json()`). */
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Whether `value` is a JSON value: what `z.json()` accepts, checked by one plain walk. `z.json()` is a
+ * recursive union that costs about half of all the checks of documents.json on load.
+ */
+export function isJsonValue(value: unknown): value is JsonValue {
+  if (value === null || typeof value === 'string' || typeof value === 'boolean') return true;
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every(isJsonValue);
+  if (typeof value !== 'object') return false;
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return false;
+  return Object.values(value).every(isJsonValue);
+}
+
+export const JsonValueSchema = z.custom<JsonValue>(isJsonValue, { message: 'not a JSON value' });
 
 export const AnnotationTypeSchema = z.enum(['text', 'enum', 'reference', 'path', 'image']);
 
@@ -122,11 +145,67 @@ export const DocumentSchema = z.strictObject({
   overriddenBy: z.string().nullable().describe('documentId of the overriding definition'),
   versions: z.record(VersionKeySchema, VersionStatusSchema),
   resolved: ResolvedDefinitionSchema,
-  raw: z.json().describe('the definition as written, values map omitted'),
+  raw: JsonValueSchema.describe('the definition as written, values map omitted'),
 });
 
+/**
+ * A document as documents.json stores it. Each text is stored once: `title` and `content` are those of
+ * `resolved.annotation`, and `summary` is left out when it equals `content` (the usual case). Readers
+ * get full documents (DocumentSchema) from `fromStoredDocument`.
+ */
+export const StoredDocumentSchema = DocumentSchema.omit({ title: true, content: true, summary: true }).extend({
+  summary: z.string().optional().describe('only when it differs from resolved.annotation.content'),
+});
+
+export function toStoredDocument(doc: BundleDocument): StoredDocument {
+  const { title, content, summary, ...rest } = doc;
+  if (title !== doc.resolved.annotation.title || content !== doc.resolved.annotation.content) {
+    throw new Error(`internal: document ${doc.documentId} has a title or content other than its resolved annotation's`);
+  }
+  return summary === content ? rest : { ...rest, summary };
+}
+
+/**
+ * The full document of a stored one. Written out member by member: every document then has the same
+ * shape, and property reads stay fast (an object built by rest/spread of this many members can end up
+ * a slow dictionary object, which made every filter of a search several times slower).
+ */
+export function fromStoredDocument(d: StoredDocument): BundleDocument {
+  const { title, content } = d.resolved.annotation;
+  return {
+    documentId: d.documentId,
+    kind: d.kind,
+    id: d.id,
+    origin: d.origin,
+    layer: d.layer,
+    layerIndex: d.layerIndex,
+    source: d.source,
+    sourcePointer: d.sourcePointer,
+    fieldId: d.fieldId,
+    group: d.group,
+    description: d.description,
+    title,
+    content,
+    summary: d.summary ?? content,
+    summaryTruncated: d.summaryTruncated,
+    section: d.section,
+    targetKind: d.targetKind,
+    annotationType: d.annotationType,
+    relation: d.relation,
+    pvfVersions: d.pvfVersions,
+    match: d.match,
+    valueCount: d.valueCount,
+    status: d.status,
+    statusReason: d.statusReason,
+    overriddenBy: d.overriddenBy,
+    versions: d.versions,
+    resolved: d.resolved,
+    raw: d.raw,
+  };
+}
+
 export const DocumentsFileSchema = z.strictObject({
-  documents: z.array(DocumentSchema),
+  documents: z.array(StoredDocumentSchema),
   /** Per version context, the effective rules in explain order (explicit, then generated field rules). */
   ruleOrder: z.record(VersionKeySchema, z.array(z.string())),
 });
@@ -164,7 +243,7 @@ export const RelationSchema = z.strictObject({
   /** Every .lst path a lookup may read, with the layout fallbacks of rule-format §4.3. */
   listPaths: z.array(z.string()),
   problems: z.array(RelationProblemSchema),
-  raw: z.json(),
+  raw: JsonValueSchema,
 });
 
 export const RelationsFileSchema = z.strictObject({
@@ -198,9 +277,10 @@ export const TokenizerInfoSchema = z.strictObject({ id: z.string(), version: z.i
 
 export const SearchIndexFileSchema = z.strictObject({
   tokenizer: TokenizerInfoSchema,
-  /** Position i is the documentId of the index's internal id i. */
+  /** Position i is the documentId of documents.json's document i, which the postings refer to. */
   documentIds: z.array(z.string()),
-  index: z.record(z.string(), z.json()).describe('MiniSearch toJSON() output'),
+  /** Term (a code-unit bigram or unigram of lower-cased text) → its gap-encoded document positions. */
+  terms: z.record(z.string(), z.string()).describe('term → posting list (runtime/search/search-index.ts)'),
 });
 
 export const LayerInfoSchema = z.strictObject({
@@ -250,6 +330,7 @@ export type ResolvedDefinition = z.output<typeof ResolvedDefinitionSchema>;
 export type VersionState = z.output<typeof VersionStateSchema>;
 export type VersionStatus = z.output<typeof VersionStatusSchema>;
 export type BundleDocument = z.output<typeof DocumentSchema>;
+export type StoredDocument = z.output<typeof StoredDocumentSchema>;
 export type DocumentsFile = z.output<typeof DocumentsFileSchema>;
 export type ValuesFile = z.output<typeof ValuesFileSchema>;
 export type RelationProblem = z.output<typeof RelationProblemSchema>;

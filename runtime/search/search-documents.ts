@@ -8,7 +8,8 @@ import { bindingHash, decodeCursor, encodeCursor } from '../cursor.js';
 import { PvfdocError } from '../errors.js';
 import { fileExtension, matchesDefinition, normalizeArchivePath } from '../match/match-glob.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_MATCHED_VALUES, MAX_SEARCH_RESPONSE_BYTES, type SearchInput, type SearchItem, type SearchOutput } from './search-schema.js';
-import { splitTerms } from './search-index.js';
+import { intersectAll } from './search-index.js';
+import { valueAt, type DocumentText } from './search-text.js';
 
 export const SEARCH_TOOL = 'pvf_annotation_search';
 
@@ -17,12 +18,28 @@ export interface SearchOptions {
   currentVersion?: string;
 }
 
-interface Candidate {
-  doc: BundleDocument;
-  position: number;
-  score: number;
-  exact: boolean;
-  queryFields: string[];
+/** Weight of a query word by the best field it is found in (see `matchScore`). */
+const NAME_WEIGHT = 3;
+const SHORT_TEXT_WEIGHT = 2;
+const LONG_TEXT_WEIGHT = 1;
+
+/**
+ * A bracketed group that starts a word and is followed by whitespace or the end, such as
+ * `[skill levelup]` (no brackets nested inside), or else a run of non-whitespace.
+ */
+const QUERY_WORD = /\[[^[\]]*\](?=\s|$)|\S+/gu;
+
+/**
+ * The words of a query, lower-cased: runs of non-whitespace, except that a bracketed group such as
+ * `[skill levelup]` stays one word (whitespace inside it folded to one space), so a section name with a
+ * space can be searched in its bracketed form.
+ */
+export function queryWords(query: string | undefined): string[] {
+  const words: string[] = [];
+  for (const match of (query ?? '').toLowerCase().matchAll(QUERY_WORD)) {
+    words.push(match[0].startsWith('[') ? match[0].replace(/\s+/gu, ' ') : match[0]);
+  }
+  return words;
 }
 
 export function normalizeSection(section: string): string {
@@ -31,10 +48,17 @@ export function normalizeSection(section: string): string {
   return unbracketed.trim().toLowerCase();
 }
 
+interface Word {
+  /** The word as typed, lower-cased. */
+  text: string;
+  /** normalizeSection(text): also found in a section, and compared for an exact id/section/title match. */
+  bare: string;
+}
+
 export function searchDocuments(bundle: Bundle, input: SearchInput, options: SearchOptions = {}): SearchOutput {
   const requested = input.pvfVersion ?? 'current';
   const versionKey = resolveVersion(bundle, requested, input.workspaceId, options);
-  const words = (input.query ?? '').trim().toLowerCase().split(/\s+/u).filter(Boolean);
+  const words = queryWords(input.query);
   const filePath = input.filePath !== undefined && input.filePath.trim() !== '' ? normalizeArchivePath(input.filePath) : null;
   const pathKind = input.pathKind ?? 'file';
   if (input.pathKind === 'directory' && filePath === null) {
@@ -73,81 +97,79 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   });
   const offset = input.cursor ? decodeCursor(input.cursor, { tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding }) : 0;
 
-  const candidates = words.length > 0 ? queryCandidates(bundle, words) : allCandidates(bundle);
-  const items: { candidate: Candidate; item: SearchItem }[] = [];
-  for (const candidate of candidates) {
-    const { doc } = candidate;
-    const reasons: string[] = [];
-    if (words.length > 0) reasons.push('query');
-    if (kinds) {
-      if (!kinds.includes(doc.kind)) continue;
-      reasons.push('kinds');
-    }
-    if (targetKinds) {
-      if (!targetKinds.includes(doc.targetKind)) continue;
-      reasons.push('targetKinds');
-    }
-    if (annotationTypes) {
-      if (!annotationTypes.includes(doc.annotationType)) continue;
-      reasons.push('annotationTypes');
-    }
-    if (relation !== null) {
-      if (doc.relation !== relation) continue;
-      reasons.push('relation');
-    }
-    if (section !== null) {
-      if (doc.section === null || doc.section.trim().toLowerCase() !== section) continue;
-      reasons.push('section');
-    }
-    let applicability: 'matched' | 'unknown' = versionKey === null ? 'unknown' : 'matched';
-    if (filePath !== null) {
-      if (pathKind === 'directory' && doc.targetKind !== 'path') continue;
-      if (!matchesDefinition(doc.match, filePath, pathKind === 'directory')) continue;
-      reasons.push('filePath');
-    }
-    if (extensions) {
-      const own = doc.match.extensions.map((e) => e.toLowerCase());
-      if (own.length > 0 && !own.some((e) => extensions.includes(e))) continue;
-      if (filePath !== null && !extensions.includes(fileExtension(filePath))) continue;
-      // A glob may still exclude files of these extensions: only filePath can prove it applies.
-      if (filePath === null && doc.match.glob.trim() !== '') applicability = 'unknown';
-      reasons.push('extensions');
-    }
-    const versionStatus = statusIn(doc, versionKey);
-    if (status === 'effective' && !versionStatus.effective) continue;
-    const item: SearchItem = {
-      documentId: doc.documentId,
-      kind: doc.kind,
-      ruleId: doc.kind === 'rule' ? doc.id : null,
-      fieldId: doc.fieldId,
-      origin: doc.origin,
-      title: doc.title,
-      summary: doc.summary,
-      summaryTruncated: doc.summaryTruncated,
-      section: doc.section,
-      targetKind: doc.targetKind,
-      annotationType: doc.annotationType,
-      pvfVersions: doc.pvfVersions,
-      effective: versionStatus.effective,
-      state: versionStatus.state,
-      statusReason: versionStatus.reason,
-      applicability,
-      matchReasons: reasons,
-      valueCount: doc.valueCount,
-      relation: doc.relation,
-      layer: doc.layer,
-      source: doc.source,
-    };
-    if (words.length > 0 && doc.valueCount > 0 && candidate.queryFields.includes('values')) {
-      item.matchedValues = matchedValues(bundle, doc, words);
-    }
-    items.push({ candidate, item });
-  }
+  // Every filter is the same for every item, so the reasons are too.
+  const reasons: string[] = [];
+  if (words.length > 0) reasons.push('query');
+  if (kinds) reasons.push('kinds');
+  if (targetKinds) reasons.push('targetKinds');
+  if (annotationTypes) reasons.push('annotationTypes');
+  if (relation !== null) reasons.push('relation');
+  if (section !== null) reasons.push('section');
+  if (filePath !== null) reasons.push('filePath');
+  if (extensions) reasons.push('extensions');
 
-  items.sort((a, b) => compareCandidates(a.candidate, b.candidate));
-  const page = fitPage(items.slice(offset, offset + limit).map((x) => x.item));
+  const query: Word[] = words.map((text) => ({ text, bare: normalizeSection(text) }));
+  const docs = bundle.documents;
+  const texts = bundle.searchTexts.all();
+  const { rankOf, positionAt } = bundle.searchTexts.order();
+  // Candidates: the documents the index proposes for the words, narrowed by the filters that compare
+  // one property for equality; every candidate is then checked in full below. A file of another
+  // extension matches nothing.
+  const lists: Int32Array[] = [];
+  if (extensions !== null && filePath !== null && !extensions.includes(fileExtension(filePath))) lists.push(new Int32Array(0));
+  if (kinds) lists.push(bundle.searchTexts.positionsWith('kind', kinds));
+  if (targetKinds) lists.push(bundle.searchTexts.positionsWith('targetKind', targetKinds));
+  if (annotationTypes) lists.push(bundle.searchTexts.positionsWith('annotationType', annotationTypes));
+  if (relation !== null) lists.push(bundle.searchTexts.positionsWith('relation', [relation]));
+  if (section !== null) lists.push(bundle.searchTexts.positionsWith('section', [section]));
+  if (extensions) lists.push(bundle.searchTexts.positionsWith('extension', [...extensions, '']));
+  if (query.length > 0) {
+    const proposed = bundle.searchIndex.candidates(indexWords(words));
+    if (proposed) lists.push(proposed);
+  }
+  const pool = intersectAll(lists) ?? bundle.searchTexts.allPositions();
+  const count = pool.length;
+  const directory = pathKind === 'directory';
+
+  // Sort key of a match: exact first, then higher score, then the query-independent order (rankOf).
+  const maxScore = NAME_WEIGHT * query.length;
+  const n = docs.length;
+  const keys = new Float64Array(count);
+  let matches = 0;
+  for (let i = 0; i < count; i++) {
+    const position = pool[i] as number;
+    const doc = docs[position] as BundleDocument;
+    const text = texts[position] as DocumentText;
+    if (kinds && !kinds.includes(doc.kind)) continue;
+    if (targetKinds && !targetKinds.includes(doc.targetKind)) continue;
+    if (annotationTypes && !annotationTypes.includes(doc.annotationType)) continue;
+    if (relation !== null && doc.relation !== relation) continue;
+    if (section !== null && text.sectionKey !== section) continue;
+    if (extensions && text.extensions.length > 0 && !text.extensions.some((e) => extensions.includes(e))) continue;
+    if (status === 'effective' && !statusIn(doc, versionKey).effective) continue;
+    if (filePath !== null) {
+      if (directory && doc.targetKind !== 'path') continue;
+      if (!matchesDefinition(doc.match, filePath, directory)) continue;
+    }
+    let score = 0;
+    let exact = false;
+    if (query.length > 0) {
+      score = matchScore(bundle, position, doc, text, query);
+      if (score < 0) continue;
+      exact = isExact(text, query);
+    }
+    keys[matches++] = ((exact ? 0 : 1) * (maxScore + 1) + (maxScore - score)) * n + (rankOf[position] as number);
+  }
+  const sorted = keys.subarray(0, matches).sort();
+
+  const items: SearchItem[] = [];
+  for (let k = offset; k < Math.min(matches, offset + limit); k++) {
+    const doc = docs[positionAt[(sorted[k] as number) % n] as number] as BundleDocument;
+    items.push(toItem(bundle, doc, query, versionKey, reasons, extensions !== null && filePath === null));
+  }
+  const page = fitPage(items);
   const end = offset + page.length;
-  const next = end < items.length ? encodeCursor({ tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }) : null;
+  const next = end < matches ? encodeCursor({ tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }) : null;
   return {
     schemaVersion: 1,
     rulesRevision: bundle.rulesRevision,
@@ -157,10 +179,53 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
       filePath,
     },
     items: page,
-    totalMatches: items.length,
+    totalMatches: matches,
     nextCursor: next,
-    truncated: page.length < Math.min(limit, Math.max(0, items.length - offset)),
+    truncated: page.length < Math.min(limit, Math.max(0, matches - offset)),
   };
+}
+
+/**
+ * What the index must find for each query word: its bracket-free form when it has one (a document that
+ * holds the word also holds that part of it, and a section may hold only that part), else the word.
+ */
+export function indexWords(words: readonly string[]): string[] {
+  return words.map((word) => normalizeSection(word) || word);
+}
+
+function toItem(bundle: Bundle, doc: BundleDocument, query: readonly Word[], versionKey: string | null, reasons: readonly string[], extensionsWithoutPath: boolean): SearchItem {
+  const versionStatus = statusIn(doc, versionKey);
+  // A glob may still exclude files of the given extensions: only filePath can prove it applies.
+  const applicability = versionKey === null || (extensionsWithoutPath && doc.match.glob.trim() !== '') ? 'unknown' : 'matched';
+  const item: SearchItem = {
+    documentId: doc.documentId,
+    kind: doc.kind,
+    ruleId: doc.kind === 'rule' ? doc.id : null,
+    fieldId: doc.fieldId,
+    origin: doc.origin,
+    title: doc.title,
+    summary: doc.summary,
+    summaryTruncated: doc.summaryTruncated,
+    section: doc.section,
+    targetKind: doc.targetKind,
+    annotationType: doc.annotationType,
+    pvfVersions: doc.pvfVersions,
+    effective: versionStatus.effective,
+    state: versionStatus.state,
+    statusReason: versionStatus.reason,
+    applicability,
+    matchReasons: [...reasons],
+    valueCount: doc.valueCount,
+    relation: doc.relation,
+    layer: doc.layer,
+    source: doc.source,
+  };
+  if (query.length > 0 && doc.valueCount > 0) {
+    const position = bundle.positionById.get(doc.documentId);
+    const values = position === undefined ? [] : matchedValues(bundle, position, doc, query);
+    if (values.length > 0) item.matchedValues = values;
+  }
+  return item;
 }
 
 /** The longest prefix of the page that fits the response budget (at least one item, or an error). */
@@ -226,82 +291,57 @@ export function statusIn(doc: BundleDocument, versionKey: string | null): Versio
   return { state: 'effective', effective: true, reason: null };
 }
 
-function allCandidates(bundle: Bundle): Candidate[] {
-  return bundle.documents.map((doc, position) => ({ doc, position, score: 0, exact: false, queryFields: [] }));
+/**
+ * The relevance score of a document for the query, or −1 when a word is missing from it. Each word adds
+ * the weight of the best field it is found in: 3 for id, title or section (the section also by the
+ * word without its brackets), 2 for field id, relation or description, 1 for content or enum keys and
+ * labels. Fields are checked best first and the check stops at the first hit, so the score costs no more
+ * than the match itself; it depends only on the document and the words, never on how it was found.
+ */
+function matchScore(bundle: Bundle, position: number, doc: BundleDocument, text: DocumentText, query: readonly Word[]): number {
+  let score = 0;
+  for (const { text: word, bare } of query) {
+    if (text.id.includes(word) || text.title.includes(word) || text.section.includes(word) || (bare !== '' && text.section.includes(bare))) {
+      score += NAME_WEIGHT;
+    } else if (text.fieldId.includes(word) || text.relation.includes(word) || text.description.includes(word)) {
+      score += SHORT_TEXT_WEIGHT;
+    } else if (text.content.includes(word) || (doc.valueCount > 0 && bundle.searchTexts.values(position).text.includes(word))) {
+      score += LONG_TEXT_WEIGHT;
+    } else {
+      return -1;
+    }
+  }
+  return score;
 }
 
-/** Index lookup for candidates, then an exact substring check of every word against the text. */
-function queryCandidates(bundle: Bundle, words: string[]): Candidate[] {
-  const parts = [...new Set(words.flatMap((w) => splitTerms(w)))];
-  let pool: { position: number; score: number }[];
-  if (parts.length > 0) {
-    pool = bundle.searchIndex.search(parts.join(' ')).map((r) => ({ position: r.id as number, score: r.score }));
-  } else {
-    pool = bundle.documents.map((_, position) => ({ position, score: 0 }));
+/** Whether the id, section or title equals a word (case and one pair of brackets ignored). */
+function isExact(text: DocumentText, query: readonly Word[]): boolean {
+  const { id, section, titleKey } = text;
+  return query.some(({ text: word, bare }) => id === word || section === word || titleKey === word || id === bare || section === bare || titleKey === bare);
+}
+
+/** The first MAX_MATCHED_VALUES values, in source order, whose key or label holds a word. */
+function matchedValues(bundle: Bundle, position: number, doc: BundleDocument, query: readonly Word[]): { key: string; label: string }[] {
+  const { text, starts } = bundle.searchTexts.values(position);
+  const hit = new Set<number>();
+  for (const { text: word } of query) {
+    let found = 0;
+    let at = text.indexOf(word);
+    while (at >= 0 && found < MAX_MATCHED_VALUES) {
+      const index = valueAt(starts, at);
+      hit.add(index);
+      found++;
+      // Go on from the next value's key: one hit per value is enough.
+      const next = 2 * index + 2 < starts.length ? (starts[2 * index + 2] as number) : text.length;
+      at = text.indexOf(word, next);
+    }
   }
-  const out: Candidate[] = [];
-  for (const { position, score } of pool) {
-    const doc = bundle.documents[position];
-    if (!doc) continue;
-    const hit = wordHits(bundle, doc, words);
-    if (!hit) continue;
-    const names = [doc.id.toLowerCase(), (doc.section ?? '').toLowerCase(), doc.title.trim().toLowerCase()];
-    const exact = words.some((w) => {
-      const bare = normalizeSection(w);
-      return names.includes(w) || names.includes(bare);
+  const values = bundle.valuesOf(doc.documentId);
+  return [...hit]
+    .sort((a, b) => a - b)
+    .slice(0, MAX_MATCHED_VALUES)
+    .map((i) => {
+      const [key, label] = values[i] as readonly [string, string];
+      return { key, label };
     });
-    out.push({ doc, position, score, exact, queryFields: hit });
-  }
-  return out;
-}
-
-/** The fields hit when every word is a substring of some field, else null. */
-function wordHits(bundle: Bundle, doc: BundleDocument, words: string[]): string[] | null {
-  const fields: [string, string][] = [
-    ['id', doc.id],
-    ['description', doc.description],
-    ['title', doc.title],
-    ['content', doc.content],
-    ['section', doc.section ?? ''],
-    ['fieldId', doc.fieldId ?? ''],
-    ['relation', doc.relation ?? ''],
-  ];
-  const hits = new Set<string>();
-  for (const word of words) {
-    const bare = normalizeSection(word);
-    let found = false;
-    for (const [name, text] of fields) {
-      const lower = text.toLowerCase();
-      if (lower.includes(word) || (name === 'section' && bare !== '' && lower.includes(bare))) {
-        hits.add(name);
-        found = true;
-      }
-    }
-    if (doc.valueCount > 0 && bundle.valuesOf(doc.documentId).some(([k, v]) => k.toLowerCase().includes(word) || v.toLowerCase().includes(word))) {
-      hits.add('values');
-      found = true;
-    }
-    if (!found) return null;
-  }
-  return [...hits];
-}
-
-function matchedValues(bundle: Bundle, doc: BundleDocument, words: string[]): { key: string; label: string }[] {
-  const out: { key: string; label: string }[] = [];
-  for (const [key, label] of bundle.valuesOf(doc.documentId)) {
-    const k = key.toLowerCase();
-    const l = label.toLowerCase();
-    if (words.some((w) => k.includes(w) || l.includes(w))) out.push({ key, label });
-    if (out.length >= MAX_MATCHED_VALUES) break;
-  }
-  return out;
-}
-
-function compareCandidates(a: Candidate, b: Candidate): number {
-  if (a.exact !== b.exact) return a.exact ? -1 : 1;
-  if (a.score !== b.score) return b.score - a.score;
-  if (a.doc.kind !== b.doc.kind) return a.doc.kind === 'rule' ? -1 : 1;
-  if (a.doc.id !== b.doc.id) return a.doc.id < b.doc.id ? -1 : 1;
-  if (a.doc.layerIndex !== b.doc.layerIndex) return a.doc.layerIndex - b.doc.layerIndex;
-  return a.position - b.position;
 }

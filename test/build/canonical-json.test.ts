@@ -4,6 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { toCanonicalJson } from '../../build/compile-layers.js';
 import { parseJsonDocument } from '../../build/parse-json-document.js';
 import { canonicalJson, sha256Hex } from '../../runtime/bundle/canonical-json.js';
 
@@ -124,6 +125,33 @@ describe('canonicalJson', () => {
 
   it('escapes strings as JSON does', () => {
     expect(canonicalJson({ 'k"\\\n': 'v\u0001"\u2028' })).toBe(JSON.stringify({ 'k"\\\n': 'v\u0001"\u2028' }));
+  });
+});
+
+describe('toCanonicalJson (the build\'s faster path)', () => {
+  it('writes exactly the bytes of canonicalJson (property)', () => {
+    fc.assert(
+      fc.property(jsonLike, fc.array(fc.nat(), { minLength: 1, maxLength: 20 }), (value, choices) => {
+        let i = 0;
+        const permuted = permuteKeys(value, (n) => (choices[i++ % choices.length] ?? 0) % n);
+        expect(toCanonicalJson(permuted)).toBe(canonicalJson(value));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('falls back to canonicalJson for array-index keys, __proto__, undefined items and values JSON cannot hold', () => {
+    expect(toCanonicalJson({ a: 3, '2': 2, '10': 1 })).toBe('{"10":1,"2":2,"a":3}');
+    expect(toCanonicalJson({ nested: [{ '0': 'x', b: 'y' }] })).toBe('{"nested":[{"0":"x","b":"y"}]}');
+    expect(toCanonicalJson({ '4294967295': 1, '4294967294': 2 })).toBe('{"4294967294":2,"4294967295":1}');
+    const proto = JSON.parse('{"__proto__":{"x":1},"a":2}') as unknown;
+    expect(toCanonicalJson(proto)).toBe(canonicalJson(proto));
+    expect(toCanonicalJson(proto)).toBe('{"__proto__":{"x":1},"a":2}');
+    expect(toCanonicalJson([undefined, null, { a: undefined, b: 1 }])).toBe('[null,null,{"b":1}]');
+    expect(toCanonicalJson(undefined)).toBe('null');
+    expect(() => toCanonicalJson({ a: Number.NaN })).toThrow(TypeError);
+    expect(() => toCanonicalJson({ a: 1n })).toThrow(TypeError);
+    expect(() => toCanonicalJson({ f: () => 1 })).toThrow(TypeError);
   });
 });
 

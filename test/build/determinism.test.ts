@@ -12,8 +12,10 @@ import { compileLayers, type BuiltBundle } from '../../build/compile-layers.js';
 import { parseJsonDocument, type JsonDocument } from '../../build/parse-json-document.js';
 import { writeBundle } from '../../build/write-bundle.js';
 import { loadBundle, openBuiltBundle, resolveCurrentBundleDir } from '../../runtime/bundle/load-bundle.js';
+import { sha256Hex } from '../../runtime/bundle/canonical-json.js';
 import { BUNDLE_FILES, SCHEMA_VERSION } from '../../runtime/bundle/schema.js';
 import { PvfdocError } from '../../runtime/errors.js';
+import { TOKENIZER } from '../../runtime/search/search-index.js';
 
 const BUILTIN_DIR = fileURLToPath(new URL('../../rules/builtin/', import.meta.url));
 const ALL_FILES = ['manifest.json', ...BUNDLE_FILES].sort();
@@ -230,6 +232,8 @@ describe('writing and loading', () => {
     expect(loaded.rendering).toEqual(inMemory.rendering);
     for (const doc of inMemory.documents) expect(loaded.valuesOf(doc.documentId), doc.id).toEqual(inMemory.valuesOf(doc.documentId));
     expect(loaded.searchIndex.documentCount).toBe(inMemory.searchIndex.documentCount);
+    expect(loaded.searchIndex.termCount).toBe(inMemory.searchIndex.termCount);
+    expect(loaded.searchIndex.documentCount).toBe(loaded.documents.length);
   });
 
   describe.each(BUNDLE_FILES.map((f) => [f]))('a corrupt %s (one byte changed)', (file) => {
@@ -268,6 +272,65 @@ describe('writing and loading', () => {
     expect((error as PvfdocError).message).toContain('schemaVersion 99');
     expect((error as PvfdocError).message).toContain(`schemaVersion ${SCHEMA_VERSION}`);
     expect((error as PvfdocError).data?.file).toBe('manifest.json');
+  });
+
+  /** A copy of the bundle with one file rewritten and the manifest's hash and size of it updated. */
+  async function withRewrittenFile(name: string, file: string, edit: (json: Record<string, unknown>) => void): Promise<string> {
+    const dir = path.join(tmpRoot, name);
+    await cp(bundleDir, dir, { recursive: true });
+    const json = JSON.parse(await readFile(path.join(dir, file), 'utf8')) as Record<string, unknown>;
+    edit(json);
+    const text = `${JSON.stringify(json)}\n`;
+    await writeFile(path.join(dir, file), text);
+    const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8')) as { files: { name: string; sha256: string; bytes: number }[] };
+    for (const f of manifest.files) {
+      if (f.name === file) Object.assign(f, { sha256: sha256Hex(text), bytes: Buffer.byteLength(text) });
+    }
+    await writeFile(path.join(dir, 'manifest.json'), `${JSON.stringify(manifest)}\n`);
+    return dir;
+  }
+
+  it('a bundle of another search tokenizer is refused with a message naming both tokenizers', async () => {
+    const dir = await withRewrittenFile('old-tokenizer', 'manifest.json', (manifest) => {
+      manifest.tokenizer = { id: 'pvfdoc-suffix', version: 1 };
+    });
+    const error = await loadBundle(dir).then(() => null, (e: unknown) => e);
+    expect(error).toBeInstanceOf(PvfdocError);
+    expect((error as PvfdocError).code).toBe('INVALID_BUNDLE');
+    expect((error as PvfdocError).message).toContain('pvfdoc-suffix@1');
+    expect((error as PvfdocError).message).toContain(`${TOKENIZER.id}@${TOKENIZER.version}`);
+    expect((error as PvfdocError).hint).toMatch(/Rebuild/);
+  });
+
+  it('a search index whose documentIds do not follow documents.json is refused', async () => {
+    const dir = await withRewrittenFile('index-order', 'search-index.json', (index) => {
+      (index.documentIds as string[]).reverse();
+    });
+    await expect(loadBundle(dir)).rejects.toMatchObject({ code: 'INVALID_BUNDLE', data: { file: 'search-index.json' } });
+  });
+
+  it('a search index with a damaged posting list is refused', async () => {
+    const dir = await withRewrittenFile('index-postings', 'search-index.json', (index) => {
+      const terms = index.terms as Record<string, string>;
+      const first = Object.keys(terms)[0] ?? '';
+      terms[first] = '~';
+    });
+    await expect(loadBundle(dir)).rejects.toMatchObject({ code: 'INVALID_BUNDLE', data: { file: 'search-index.json' } });
+  });
+
+  it('documents.json stores each text once; loaded documents have title, content and summary', async () => {
+    const stored = (JSON.parse(built.files.get('documents.json') ?? '') as { documents: Record<string, unknown>[] }).documents;
+    const loaded = await loadBundle(bundleDir);
+    expect(stored).toHaveLength(loaded.documents.length);
+    for (const [i, doc] of loaded.documents.entries()) {
+      const raw = stored[i] as Record<string, unknown>;
+      expect(raw).not.toHaveProperty('title');
+      expect(raw).not.toHaveProperty('content');
+      expect(doc.title).toBe(doc.resolved.annotation.title);
+      expect(doc.content).toBe(doc.resolved.annotation.content);
+      if (doc.summary === doc.content) expect(raw).not.toHaveProperty('summary');
+      else expect(raw.summary).toBe(doc.summary);
+    }
   });
 
   it('a missing bundle file makes loadBundle throw INVALID_BUNDLE naming the file', async () => {

@@ -1,5 +1,8 @@
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { linearSearch } from '../../../bench/linear-scan.js';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
+import type { BundleDocument } from '../../../runtime/bundle/schema.js';
 import { errorOf, fixtureBundle, itemNamed, names, search, searchAll } from './helpers.js';
 
 let bundle: Bundle;
@@ -298,5 +301,48 @@ describe('search: status', () => {
     expect(disabled).toMatchObject({ effective: false, state: 'disabled', applicability: 'unknown' });
     // "all" does not judge versions: a version-restricted definition stays effective.
     expect(itemNamed(out.items, 'ver.90cn-only')).toMatchObject({ effective: true, state: 'effective' });
+  });
+});
+
+describe('search: filters and words against a plain scan (property)', () => {
+  it('finds exactly the documents bench/linear-scan.ts finds, for any mix of filters and words', () => {
+    const docs = bundle.documents;
+    // Filters mostly taken from one document, so that many mixes find something; some from anywhere.
+    const input = fc
+      .record({
+        at: fc.nat({ max: docs.length - 1 }),
+        other: fc.nat({ max: docs.length - 1 }),
+        use: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        query: fc.oneof(fc.constantFrom('攻击', '稀有度', 'price', '[name]', '[stack limit]', '。', 'e', '神 史诗', 'zz'), fc.nat({ max: 3 }).map(String)),
+        extensions: fc.subarray(['.equ', '.STK', '.skl', '.mob', '.zzz'], { minLength: 1 }),
+        pvfVersion: fc.constantFrom('all', '90US', '90CN', '110US'),
+        status: fc.constantFrom('effective', 'all') as fc.Arbitrary<'effective' | 'all'>,
+      })
+      .map(({ at, other, use, query, extensions, pvfVersion, status }) => {
+        const doc = docs[at] as BundleDocument;
+        const pick = (docs[other] ?? doc) as BundleDocument;
+        const input: Parameters<typeof search>[1] = { pvfVersion, status };
+        if (use[0]) input.query = /^\d$/u.test(query) ? doc.title.slice(Number(query), Number(query) + 2) || 'x' : query;
+        if (use[1]) input.kinds = [doc.kind];
+        if (use[2]) input.targetKinds = [doc.targetKind, pick.targetKind];
+        if (use[3]) input.annotationTypes = [doc.annotationType];
+        if (use[4] && doc.relation !== null) input.relation = doc.relation;
+        if (use[5] && doc.section !== null) input.section = use[6] ? `[${doc.section.toUpperCase()}]` : doc.section;
+        if (use[7]) input.extensions = use[6] ? [...doc.match.extensions, ...extensions] : extensions;
+        return input;
+      });
+    let nonEmpty = 0;
+    fc.assert(
+      fc.property(input, (raw) => {
+        const found = searchAll(bundle, { ...raw, limit: 100 }).items.map((i) => i.documentId).sort();
+        const linear = linearSearch(bundle, { ...raw, limit: 100_000 });
+        expect(found).toEqual([...linear.documentIds].sort());
+        expect(found).toHaveLength(linear.totalMatches);
+        if (found.length > 0) nonEmpty++;
+      }),
+      { numRuns: 400 },
+    );
+    // Not vacuous: many of the mixes find something.
+    expect(nonEmpty).toBeGreaterThan(40);
   });
 });

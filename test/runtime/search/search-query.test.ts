@@ -84,13 +84,52 @@ describe('search: queries against a model', () => {
     return out;
   }
 
-  /** Model of the protocol: every whitespace-separated word is a case-insensitive substring of some text. */
+  /**
+   * The query words, written independently of search-documents.ts: a "[" that starts a word opens a
+   * group up to the next "]" (no "[" inside) when whitespace or the end follows it, and that group is one
+   * word with its inner whitespace folded to one space; anything else splits on whitespace.
+   */
+  function modelWords(query: string): string[] {
+    const text = query.toLowerCase();
+    const isSpace = (c: string | undefined) => c !== undefined && /\s/u.test(c);
+    const words: string[] = [];
+    let i = 0;
+    while (i < text.length) {
+      if (isSpace(text[i])) {
+        i++;
+        continue;
+      }
+      if (text[i] === '[') {
+        const close = text.indexOf(']', i + 1);
+        const inner = close < 0 ? '' : text.slice(i + 1, close);
+        if (close >= 0 && !inner.includes('[') && (close + 1 === text.length || isSpace(text[close + 1]))) {
+          words.push(`[${inner.replace(/\s+/gu, ' ')}]`);
+          i = close + 1;
+          continue;
+        }
+      }
+      let j = i;
+      while (j < text.length && !isSpace(text[j])) j++;
+      words.push(text.slice(i, j));
+      i = j;
+    }
+    return words;
+  }
+
+  /**
+   * Model of the protocol: every word is a case-insensitive substring of some text, or, without its one
+   * pair of brackets and trimmed, of the section.
+   */
   function modelMatches(query: string): string[] {
-    const words = query.trim().toLowerCase().split(/\s+/u).filter(Boolean);
+    const words = modelWords(query);
     return bundle.documents
       .filter((doc) => {
         const lower = texts(doc).map((t) => t.toLowerCase());
-        return words.every((w) => lower.some((t) => t.includes(w)));
+        const section = (doc.section ?? '').toLowerCase();
+        return words.every((w) => {
+          const bare = (w.startsWith('[') && w.endsWith(']') ? w.slice(1, -1) : w).trim();
+          return lower.some((t) => t.includes(w)) || (bare !== '' && section.includes(bare));
+        });
       })
       .map((d) => d.documentId)
       .sort();
@@ -123,7 +162,8 @@ describe('search: queries against a model', () => {
         const piece = chosen.slice(from, from + length).join('');
         return upper ? piece.toUpperCase() : piece;
       });
-    const query = fc.array(fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 3 })
+    const bracketed = fc.tuple(word, fc.constantFrom(' ', '  ', '\t', '')).map(([w, space]) => `[${space}${w}${space}]`);
+    const query = fc.array(fc.oneof({ weight: 4, arbitrary: word }, { weight: 1, arbitrary: bracketed }, { weight: 1, arbitrary: fc.string({ minLength: 1, maxLength: 3 }) }), { minLength: 1, maxLength: 3 })
       .map((words) => words.join(' '));
     fc.assert(
       fc.property(query, (q) => {
