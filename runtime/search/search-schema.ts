@@ -12,7 +12,7 @@ export const MAX_MATCHED_VALUES = 5;
 export const MAX_SEARCH_RESPONSE_BYTES = 256 * 1024;
 
 export const SearchInputSchema = z.strictObject({
-  query: z.string().max(1000).optional().describe('keywords, split on whitespace; every word must appear (AND), as a case-insensitive substring of id, description, title, content, section, field id, relation name or enum keys/labels'),
+  query: z.string().max(1000).optional().describe('keywords split on whitespace (a bracketed group such as "[skill levelup]" is one word); every word must appear (AND), as a case-insensitive substring of id, description, title, content, section, field id, relation name or enum keys/labels'),
   filePath: z.string().max(1000).optional().describe('archive-internal path with "/" (may be a file that does not exist yet); only definitions whose match applies to it are returned'),
   pathKind: z.enum(['file', 'directory']).optional().describe('"file" (default) or "directory"; directory returns only path notes of that folder itself'),
   extensions: z.array(z.string().max(32)).max(50).optional().describe('extensions with the dot, e.g. [".equ", ".stk"]; any of them (OR)'),
