@@ -11,6 +11,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   validate: { summary: 'check rule layers and report every problem', load: () => import('./commands/validate.js') },
   search: { summary: 'search the rules of a snapshot', load: () => import('./commands/search.js') },
   get: { summary: 'show one document of a snapshot', load: () => import('./commands/get.js') },
+  diff: { summary: 'show what changed between two rule snapshots (text, Markdown or JSON)', load: () => import('./commands/diff.js') },
   explain: { summary: 'explain the annotations of one script file of a workspace', load: () => import('./commands/explain.js') },
   serve: { summary: 'serve the MCP tools over stdio or Streamable HTTP', load: () => import('./commands/serve.js') },
 };
