@@ -4,6 +4,7 @@ import type { ExplainInput, ExplainOutput, ExplainOutputAnnotation } from '../..
 import { MAX_EXPLAIN_LIMIT } from '../../runtime/explain/explain-schema.js';
 import { openWorkspace } from '../../runtime/mcp/open-workspace.js';
 import { parseCommandArgs, UsageError } from '../args.js';
+import { parseEncoding } from './serve.js';
 import { formatTable } from '../format-table.js';
 import { openSnapshot } from '../open-snapshot.js';
 
@@ -15,6 +16,7 @@ Explains what the rules say about one script file, like the MCP tool pvf_annotat
   --file <path>           archive-internal path of the file, e.g. equipment/character/sword.equ
   --snapshots <dir>       snapshots folder (uses its current) or a bundle folder; default ./snapshots
   --pvf-version <V>       client version of the workspace (e.g. 110US); default: unknown
+  --encoding <name>       text encoding of a Script.pvf (cp950, cp936, cp949, utf-8); default: detected
   --section <S>           only annotations inside sections of this name
   --json                  print the tool's structuredContent (all pages merged: nextCursor null)`;
 
@@ -27,6 +29,7 @@ export async function run(argv: string[]): Promise<number> {
       file: { type: 'string' },
       snapshots: { type: 'string' },
       'pvf-version': { type: 'string' },
+      encoding: { type: 'string' },
       section: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -37,6 +40,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   if (values.workspace === undefined || values.file === undefined) throw new UsageError('explain: give --workspace <folder or Script.pvf> and --file <archive path>');
+  const encoding = parseEncoding('explain', values.encoding);
   const bundle = await openSnapshot(values.snapshots);
   const root = path.resolve(values.workspace);
   const workspaceId = path.basename(root) || 'workspace';
@@ -45,6 +49,7 @@ export async function run(argv: string[]): Promise<number> {
     name: workspaceId,
     path: root,
     ...(values['pvf-version'] !== undefined ? { pvfVersion: values['pvf-version'] } : {}),
+    ...(encoding !== undefined ? { encoding } : {}),
   });
   try {
     await workspace.view();

@@ -5,6 +5,7 @@ import { MANIFEST_FILE } from '../../runtime/bundle/constants.js';
 import { loadBundle } from '../../runtime/bundle/load-bundle.js';
 import { createRulesHolder, type RulesHolder } from '../../runtime/bundle/rules-holder.js';
 import { loadCurrentBundle, watchCurrentBundle, type CurrentBundleWatcher } from '../../runtime/bundle/watch-current.js';
+import { normalizeEncodingName } from '../../runtime/archive/text-encoding.js';
 import { isPvfdocError } from '../../runtime/errors.js';
 import { DEFAULT_HTTP_PORT } from '../../runtime/mcp/constants.js';
 import { createServer, type ServerContext } from '../../runtime/mcp/create-server.js';
@@ -26,6 +27,9 @@ Logs go to stderr. Stop with Ctrl+C (SIGINT) or SIGTERM.
   --workspace <name>=<path>  a folder of decompiled script text, or a classic Script.pvf file,
                              opened read-only; repeatable. name is the workspaceId the tools take
   --pvf-version <V>          client version of the workspaces (e.g. 110US); default: unknown
+                             (a Script.pvf does not record it)
+  --encoding <name>          text encoding of Script.pvf workspaces (cp950, cp936, cp949, utf-8);
+                             default: detected from stringtable.bin; folders are always UTF-8
   --http <host:port>         serve POST http://<host:port>/mcp (stateless JSON) instead of stdio,
                              e.g. 127.0.0.1:${DEFAULT_HTTP_PORT}; port 0 picks a free one
   --token <secret>           with --http: every request needs Authorization: Bearer <secret>;
@@ -40,6 +44,7 @@ export async function run(argv: string[]): Promise<number> {
       snapshots: { type: 'string' },
       workspace: { type: 'string', multiple: true },
       'pvf-version': { type: 'string' },
+      encoding: { type: 'string' },
       http: { type: 'string' },
       token: { type: 'string' },
       'print-manifest': { type: 'boolean' },
@@ -55,6 +60,7 @@ export async function run(argv: string[]): Promise<number> {
     return 0;
   }
   const specs = parseWorkspaceSpecs(values.workspace ?? []);
+  const encoding = parseEncoding('serve', values.encoding);
   const http = values.http === undefined ? null : parseHttp(values.http);
   if (values.token !== undefined && http === null) throw new UsageError('serve: --token only applies with --http');
   if (values.token === '') throw new UsageError('serve: --token must not be empty');
@@ -72,11 +78,19 @@ export async function run(argv: string[]): Promise<number> {
   }
   const workspaces = new Map<string, Workspace>();
   for (const spec of specs) {
-    const workspace = await openWorkspace({ workspaceId: spec.name, name: spec.name, path: spec.root, ...(pvfVersion !== undefined ? { pvfVersion } : {}) });
+    const workspace = await openWorkspace({
+      workspaceId: spec.name,
+      name: spec.name,
+      path: spec.root,
+      ...(pvfVersion !== undefined ? { pvfVersion } : {}),
+      ...(encoding !== undefined ? { encoding } : {}),
+    });
     workspaces.set(spec.name, workspace);
     const info = workspace.info();
-    if (info.archiveOpen) log('info', 'workspace', `${spec.name}: ${spec.root} (${info.fileCount} files, pvfVersion ${info.pvfVersion || 'unknown'})`);
+    const archive = info.kind === 'directory' ? '' : `, encoding ${info.encoding}`;
+    if (info.archiveOpen) log('info', 'workspace', `${spec.name}: ${spec.root} (${info.fileCount} files, pvfVersion ${info.pvfVersion || 'unknown'}${archive})`);
     else log('warn', 'workspace', `${spec.name}: ${spec.root} cannot be read: ${info.error ?? 'unknown reason'}`);
+    for (const warning of info.warnings ?? []) log('warn', 'workspace', `${spec.name}: ${warning}`);
   }
   const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache() };
   log('info', 'rules', `serving rulesRevision ${rules.holder.current().bundle.rulesRevision}${rules.watcher ? ' (reloads when current changes)' : ''}`);
@@ -128,6 +142,17 @@ function parseWorkspaceSpecs(values: readonly string[]): WorkspaceSpec[] {
     specs.push({ name, root: path.resolve(root) });
   }
   return specs;
+}
+
+/** A known text encoding name for --encoding (normalised, e.g. "CP949" → "cp949"), or undefined when not given. */
+export function parseEncoding(command: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return normalizeEncodingName(value);
+  } catch (error) {
+    if (isPvfdocError(error)) throw new UsageError(`${command}: --encoding ${JSON.stringify(value)} is not a text encoding iconv-lite knows; use cp950, cp936, cp949 or utf-8`);
+    throw error;
+  }
 }
 
 function parseHttp(value: string): { host: string; port: number } {

@@ -131,7 +131,8 @@ export function buildIndex(tree: TreeEntries): ArchiveIndex {
     }
     const name = ascii ? plain.toString('latin1', start, end) : decodeName(plain.subarray(start, end));
     let path = name;
-    if (!ascii || NOT_PLAIN.test(name)) {
+    const plainAscii = ascii && !NOT_PLAIN.test(name);
+    if (!plainAscii) {
       const normalized = normalizeStoredName(name);
       if ('problem' in normalized) {
         skipped.push({ entry, name, problem: normalized.problem });
@@ -149,8 +150,10 @@ export function buildIndex(tree: TreeEntries): ArchiveIndex {
       continue;
     }
     const slash = path.lastIndexOf('/');
-    // Every ancestor must be (or become) a folder, not a file.
-    const parent = slash < 0 ? root : folderOf(path.slice(0, slash));
+    // Every ancestor must be (or become) a folder, not a file. Lower-casing ASCII keeps the positions,
+    // so a plain name's folder is looked up by its folded prefix without folding again.
+    const known = slash < 0 ? root : plainAscii ? dirs.get(folded.slice(0, slash)) : undefined;
+    const parent = known ?? folderOf(path.slice(0, slash));
     if (!parent) {
       skipped.push({ entry, name, problem: 'a file of the same name as one of its folders exists' });
       continue;

@@ -71,15 +71,15 @@ export function decodeTree(encrypted: Uint8Array, header: ClassicHeader, fileSiz
     const dataLength = view.getInt32(fields, true);
     const dataCrc = view.getUint32(fields + 4, true);
     const dataOffset = view.getInt32(fields + 8, true);
-    const name = () => decodeName(tree.subarray(nameStart, nameStart + nameLength));
-    if (dataLength < 0) throw garbage(i, `file ${JSON.stringify(name())} has a negative length (${dataLength})`);
-    if (dataOffset < 0) throw garbage(i, `file ${JSON.stringify(name())} has a negative data offset (${dataOffset})`);
+    if (dataLength < 0) throw garbage(i, `file ${JSON.stringify(nameAt(tree, nameStart, nameLength))} has a negative length (${dataLength})`);
+    if (dataOffset < 0) throw garbage(i, `file ${JSON.stringify(nameAt(tree, nameStart, nameLength))} has a negative data offset (${dataOffset})`);
     const end = header.dataBase + dataOffset + blockLength(dataLength);
     if (end > fileSize) {
+      const name = nameAt(tree, nameStart, nameLength);
       throw invalidArchive(
         label,
-        `truncated: file ${JSON.stringify(name())} (tree entry ${i}) is stored at bytes ${header.dataBase + dataOffset}..${end} but the archive has only ${fileSize} bytes`,
-        { entry: i, path: name(), end, fileSize },
+        `truncated: file ${JSON.stringify(name)} (tree entry ${i}) is stored at bytes ${header.dataBase + dataOffset}..${end} but the archive has only ${fileSize} bytes`,
+        { entry: i, path: name, end, fileSize },
       );
     }
     entries.nameHash[i] = hash;
@@ -91,4 +91,9 @@ export function decodeTree(encrypted: Uint8Array, header: ClassicHeader, fileSiz
     pos = fields + 12;
   }
   return entries;
+}
+
+/** A stored name for an error message (decoded only when an entry is refused). */
+function nameAt(tree: Uint8Array, start: number, length: number): string {
+  return decodeName(tree.subarray(start, start + length));
 }

@@ -14,8 +14,9 @@
  * Telling the two apart needs the cursor's binding, hence `readCursor` in runtime/cursor.ts.
  *
  * The full annotation list of a file is computed once per (view, bundle, file text, version) and kept
- * while the workspace stays at that revision (directory views are reused until something changes), so
- * later pages cost only the paging. Names of `.lst` row targets are read only for returned items.
+ * while the workspace stays at that revision (directory views are reused until something changes), and
+ * so is the selection of each recent filter set, so later pages cost only the paging (not a filter pass
+ * over every annotation per page). Names of `.lst` row targets are read only for returned items.
  */
 import type { Bundle } from '../bundle/load-bundle.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
@@ -34,7 +35,7 @@ import {
   type ExplainOutput,
   type ExplainOutputAnnotation,
 } from './explain-schema.js';
-import { filterAnnotations, normalizeExplainFilters } from './filter-annotations.js';
+import { filterAnnotations, normalizeExplainFilters, type ExplainFilters } from './filter-annotations.js';
 import { createLineIndex } from './normalize-text.js';
 import { runtimeAnnotations, type RuntimeAnnotation } from './runtime-annotations.js';
 
@@ -42,6 +43,12 @@ export const EXPLAIN_TOOL = 'pvf_annotation_explain';
 
 /** Warnings returned per response; more are summarised by one EXPLAIN_WARNINGS_TRUNCATED warning. */
 export const MAX_EXPLAIN_WARNINGS = 100;
+
+/**
+ * Longest warning message returned (UTF-16 code units). Messages quote section names, which a tag that
+ * runs across many lines makes as long as the file; cut, they keep every warning within the budget.
+ */
+export const MAX_EXPLAIN_WARNING_MESSAGE = 300;
 
 type OutputWarning = ExplainOutput['warnings'][number];
 
@@ -107,7 +114,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
     });
   }
 
-  const selected = filterAnnotations(explained.annotations, filters);
+  const selected = selectAnnotations(explained, filters);
   const start = Math.min(offset, selected.length);
   const output: ExplainOutput = {
     schemaVersion: 1,
@@ -167,6 +174,29 @@ interface FileExplanation {
   complete: Map<ExplainOutputAnnotation, () => void>;
   warnings: OutputWarning[];
   pathContext: ExplainOutput['pathContext'];
+  /**
+   * The annotations each recent filter set selects (key: the normalised filters), so paging through a
+   * large file filters once, not once per page.
+   */
+  selections: Map<string, ExplainOutputAnnotation[]>;
+}
+
+const MAX_CACHED_SELECTIONS = 8;
+
+/** The annotations `filters` keep, filtered once per explanation and filter set. */
+function selectAnnotations(explained: FileExplanation, filters: ExplainFilters): ExplainOutputAnnotation[] {
+  const key = JSON.stringify(filters);
+  let selected = explained.selections.get(key);
+  if (!selected) {
+    const none = filters.section === null && filters.startLine === null && filters.endLine === null;
+    selected = none ? explained.annotations : filterAnnotations(explained.annotations, filters);
+    explained.selections.set(key, selected);
+    if (explained.selections.size > MAX_CACHED_SELECTIONS) {
+      const oldest = explained.selections.keys().next().value;
+      if (oldest !== undefined) explained.selections.delete(oldest);
+    }
+  }
+  return selected;
 }
 
 interface ExplainContext {
@@ -251,6 +281,7 @@ function explainText(
     complete,
     warnings,
     pathContext: pathContext(bundle, versionKey, path),
+    selections: new Map(),
   };
   context.files.set(key, explanation);
   while (context.files.size > MAX_CACHED_FILES) {
@@ -291,7 +322,8 @@ function toOutputAnnotation(a: ExplainAnnotation): ExplainOutputAnnotation {
 
 // --- Response budget ---
 
-function capWarnings(warnings: OutputWarning[]): OutputWarning[] {
+function capWarnings(all: OutputWarning[]): OutputWarning[] {
+  const warnings = all.map((w) => (w.message.length > MAX_EXPLAIN_WARNING_MESSAGE ? { ...w, message: clipMessage(w.message) } : w));
   if (warnings.length <= MAX_EXPLAIN_WARNINGS) return warnings;
   const kept = warnings.slice(0, MAX_EXPLAIN_WARNINGS - 1);
   kept.push({
@@ -302,6 +334,14 @@ function capWarnings(warnings: OutputWarning[]): OutputWarning[] {
     end: null,
   });
   return kept;
+}
+
+/** A message cut to MAX_EXPLAIN_WARNING_MESSAGE code units with an ellipsis, never inside a surrogate pair. */
+function clipMessage(message: string): string {
+  let end = MAX_EXPLAIN_WARNING_MESSAGE - 1;
+  const last = message.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${message.slice(0, end)}…`;
 }
 
 /** The longest prefix of the page that fits MAX_EXPLAIN_RESPONSE_BYTES (at least one item, or an error). */

@@ -5,13 +5,28 @@
  * Offsets are indexes into the JavaScript string, i.e. UTF-16 code units (§3.3): a code point above
  * U+FFFF counts 2. Every delimiter is ASCII, so walking code units gives the same lexemes as pvfine's
  * walk over code points.
+ *
+ * Classic (pvfUtility-dialect) forms, read as the tokens they stand for, so explain never misreads the
+ * canonical text of a classic archive (runtime/archive/README.md; pvfine has none of them and would
+ * split them into several tokens):
+ *
+ * - `<id::key`text`>` (a string link: the token pair 9+10) is one type-8 token whose value is the
+ *   placeholder `<id::key>` (id canonical; the text is the `.str` lookup and is not kept). Only when
+ *   the whole form is there: an int32 id, a non-empty key without a backtick, `>`, tab or line break,
+ *   a terminated backtick text and the `>` right after it; anything else lexes as before.
+ * - `{6=…}` (a command) is a block string like `{5=…}`: type 6, value unwrapped.
+ * - `{3=n}` (an IntEx) is the integer n (type 0) and `{4=n}` (a float by its int32 bits: negative zero,
+ *   infinities, NaN) is that float (type 2, formatted as a bare float is: `-0`, `+Inf`, `NaN`), when
+ *   the body is an int32; otherwise the `{` is skipped as pvfine skips it.
+ * - `{9=n}` (a link index without its key) stays pvfine's reading: the `{` is skipped and `9=n}` is one
+ *   type-3 word.
  */
-import { canonicalWord } from './canonical-number.js';
+import { canonicalWord, formatFloat32, parseInt32 } from './canonical-number.js';
 import { trimSpace } from './trim-space.js';
 
 /**
- * 0 integer, 2 float, 3 string/label (bare words, `[]`, `[/]`), 5/7/8/10 block strings `{N=…}`, 6
- * backtick string.
+ * 0 integer, 2 float, 3 string/label (bare words, `[]`, `[/]`), 5/6/7/8/10 block strings `{N=…}`, 6
+ * backtick string, 8 also a classic string link `<id::key`text`>`.
  */
 export type ScriptTokenType = 0 | 2 | 3 | 5 | 6 | 7 | 8 | 10;
 
@@ -34,7 +49,7 @@ export type ScriptWarningCode =
   | 'UNTERMINATED_STRING'
   /** A `[` with no `]` after it anywhere: the `[` is skipped. */
   | 'UNCLOSED_TAG'
-  /** A `{5=`, `{7=`, `{8=` or `{10=` marker without its `}`: the `{` is skipped. */
+  /** A `{5=`, `{6=`, `{7=`, `{8=` or `{10=` marker without its `}`: the `{` is skipped. */
   | 'UNCLOSED_BLOCK'
   /** A closing tag that closes no open section (parse-script-view.ts). */
   | 'STRAY_CLOSING_TAG'
@@ -65,6 +80,7 @@ export function lexScript(text: string): LexResult {
   const lastBracket = text.lastIndexOf(']');
   const lastBrace = text.lastIndexOf('}');
   let markerEnds: Int32Array | undefined;
+  const linkKeys: KeyScan = { from: -1, end: -1 };
   let i = 0;
   while (i < n) {
     const c = text.charCodeAt(i);
@@ -89,6 +105,17 @@ export function lexScript(text: string): LexResult {
       continue;
     }
     if (c === OPEN_BRACE) {
+      const numeric = numberMarkerType(text, i);
+      if (numeric !== null) {
+        markerEnds ??= i < lastBrace ? findMarkerEnds(text) : undefined;
+        const close = markerEnds?.[i + 1] ?? -1;
+        const token = close >= 0 && close - i <= MAX_NUMBER_MARKER ? numberMarkerToken(numeric, text.slice(i + 3, close)) : null;
+        if (token !== null) {
+          tokens.push({ kind: 'value', type: token.type, value: token.value, start: i, end: close + 1 });
+          i = close + 1;
+          continue;
+        }
+      }
       const marker = markerType(text, i);
       if (marker !== null) {
         markerEnds ??= i < lastBrace ? findMarkerEnds(text) : undefined;
@@ -114,6 +141,14 @@ export function lexScript(text: string): LexResult {
       i = close + 1;
       continue;
     }
+    if (c === LESS_THAN) {
+      const link = readLink(text, i, linkKeys);
+      if (link !== null) {
+        tokens.push({ kind: 'value', type: 8, value: link.value, start: i, end: link.next });
+        i = link.next;
+        continue;
+      }
+    }
     const start = i;
     while (i < n && !endsWord(text.charCodeAt(i))) i++;
     const { type, value } = canonicalWord(text.slice(start, i));
@@ -134,6 +169,8 @@ const BACKTICK = 0x60;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const OPEN_BRACKET = 0x5b;
+const LESS_THAN = 0x3c;
+const GREATER_THAN = 0x3e;
 
 function endsWord(code: number): boolean {
   return isScriptSpace(code) || code === BACKTICK || code === OPEN_BRACE || code === OPEN_BRACKET;
@@ -161,6 +198,7 @@ function readBacktickString(text: string, start: number): { value: string; next:
 
 const MARKERS: readonly { prefix: string; type: ScriptTokenType }[] = [
   { prefix: '{5=', type: 5 },
+  { prefix: '{6=', type: 6 },
   { prefix: '{7=', type: 7 },
   { prefix: '{8=', type: 8 },
   { prefix: '{10=', type: 10 },
@@ -217,4 +255,64 @@ function tagToken(tag: string, start: number, end: number): LexToken {
   if (inner === '' || inner === '/') return { kind: 'value', type: 3, value: tag, start, end };
   if (inner.startsWith('/')) return { kind: 'close', name: inner.slice(1), start, end };
   return { kind: 'open', name: inner, start, end };
+}
+
+// --- Classic forms (see the file comment) ---
+
+/** `{3=` or `{4=` at `i` (both prefixes are 3 units long). */
+function numberMarkerType(text: string, i: number): 3 | 4 | null {
+  if (text.charCodeAt(i + 2) !== 0x3d /* = */) return null;
+  const digit = text.charCodeAt(i + 1);
+  return digit === 0x33 ? 3 : digit === 0x34 ? 4 : null;
+}
+
+/** Longest `{3=…}` / `{4=…}` read as a number (an int32 with room for spaces), so runs of them stay linear. */
+const MAX_NUMBER_MARKER = 64;
+
+const floatBits = new DataView(new ArrayBuffer(4));
+
+/** The token a `{3=…}` / `{4=…}` body stands for, or null when the body is not an int32. */
+function numberMarkerToken(marker: 3 | 4, body: string): { type: 0 | 2; value: string } | null {
+  const int = parseInt32(trimSpace(body));
+  if (int === null) return null;
+  if (marker === 3) return { type: 0, value: String(int) };
+  floatBits.setInt32(0, int, true);
+  return { type: 2, value: formatFloat32(floatBits.getFloat32(0, true)) };
+}
+
+/** `<` + optional sign + digits + `::` (the head of a link), as a sticky pattern. */
+const LINK_HEAD = /<([+-]?[0-9]+)::/y;
+
+/** The last key scan of a text: the first key end at or after `from` is `end` (so no text is scanned twice). */
+interface KeyScan {
+  from: number;
+  end: number;
+}
+
+/**
+ * The link `<id::key`text`>` at `start`, or null. The key runs to the first backtick, `>`, tab or line
+ * break; `scan` remembers the last such search, so lines full of `<0::a ` stay linear.
+ */
+function readLink(text: string, start: number, scan: KeyScan): { value: string; next: number } | null {
+  LINK_HEAD.lastIndex = start;
+  const head = LINK_HEAD.exec(text);
+  if (head === null) return null;
+  const id = parseInt32(head[1] as string);
+  const keyStart = start + head[0].length;
+  if (!(scan.from <= keyStart && keyStart <= scan.end)) {
+    let end = keyStart;
+    while (end < text.length && !endsKey(text.charCodeAt(end))) end++;
+    scan.from = keyStart;
+    scan.end = end;
+  }
+  const keyEnd = scan.end;
+  if (id === null || keyEnd === keyStart || text.charCodeAt(keyEnd) !== BACKTICK) return null;
+  const { next, terminated } = readBacktickString(text, keyEnd);
+  if (!terminated || text.charCodeAt(next) !== GREATER_THAN) return null;
+  return { value: `<${id}::${text.slice(keyStart, keyEnd)}>`, next: next + 1 };
+}
+
+/** A backtick, `>`, tab, `\n` or `\r`: what ends a link key. */
+function endsKey(code: number): boolean {
+  return code === BACKTICK || code === GREATER_THAN || code === 0x09 || code === 0x0a || code === 0x0d;
 }

@@ -90,13 +90,10 @@ export function getDocument(bundle: Bundle, input: GetInput): GetOutput {
 /** The preview spec of the effective shared field a rule uses (previews live on fields). */
 function fieldPreview(bundle: Bundle, fieldId: string | null): GetOutput['preview'] {
   if (fieldId === null) return null;
-  let preview: GetOutput['preview'] = null;
-  for (const doc of bundle.documents) {
-    if (doc.kind === 'field' && doc.id === fieldId && doc.resolved.preview && (preview === null || doc.status === 'effective')) {
-      preview = doc.resolved.preview;
-    }
-  }
-  return preview;
+  // The winning definition of the field decides, even when it has no preview (an override may drop it).
+  const definitions = bundle.documents.filter((doc) => doc.kind === 'field' && doc.id === fieldId);
+  const winner = definitions.find((doc) => doc.status === 'effective') ?? definitions.at(-1);
+  return winner?.resolved.preview ?? null;
 }
 
 /** The relation a document refers to plus, for a union, every member it reaches. */

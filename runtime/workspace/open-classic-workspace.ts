@@ -83,6 +83,7 @@ class ClassicWorkspace implements Workspace {
 
   info(): WorkspaceInfo {
     const open = this.current !== null && !this.closed;
+    const warnings = open ? this.warnings() : [];
     return {
       workspaceId: this.workspaceId,
       name: this.name,
@@ -93,6 +94,7 @@ class ClassicWorkspace implements Workspace {
       encoding: this.current?.encoding.encoding ?? this.reportedEncoding,
       archiveOpen: open,
       error: this.closed ? 'the workspace is closed' : open ? null : (this.error ?? 'the archive is not open'),
+      ...(warnings.length > 0 ? { warnings } : {}),
     };
   }
 

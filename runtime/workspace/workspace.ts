@@ -57,6 +57,11 @@ export interface WorkspaceInfo {
   archiveOpen: boolean;
   /** Why the workspace cannot be read, when archiveOpen is false. */
   error: string | null;
+  /**
+   * Problems that do not stop reading (archives: tree entries not listed, repeated names, a doubtful
+   * text encoding). Absent or empty when there are none; kinds without such problems leave it out.
+   */
+  warnings?: string[];
 }
 
 export interface Workspace {

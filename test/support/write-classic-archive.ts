@@ -15,6 +15,7 @@
  * n_string.lst), GUID `00000000-0000-0000-0000-000000000000` and file version 1 reproduces
  * `example.pvf` byte for byte.
  */
+import { open } from 'node:fs/promises';
 import { parseFloat32, parseInt32 } from '../../runtime/explain/canonical-number.js';
 import { blockLength, crc32, encryptBlock, nameHash } from '../../runtime/archive/crypto.js';
 import { encodeName } from '../../runtime/archive/names.js';
@@ -314,3 +315,152 @@ export function writeClassicArchive(input: WriteClassicArchiveInput): Buffer {
   }
   return buildClassicArchive(files, input);
 }
+
+// --- Streaming to disk (benchmarks: archives of any size in bounded memory) ---
+
+export interface StreamClassicArchiveInput extends CompileOptions {
+  /** Every file but `stringtable.bin`, which is always added (empty without scripts). Lower-cased unless keepCase. */
+  paths: readonly string[];
+  /** The content of a path, asked once per path in data order (entry order by name hash). */
+  content: (path: string) => { script: string } | { data: Uint8Array };
+  /** Text encoding of `stringtable.bin` (default cp950). */
+  encoding?: string;
+  guid?: string;
+  fileVersion?: number;
+  keepCase?: boolean;
+  /** Append pvfUtility's 41-byte trailer. */
+  trailer?: boolean;
+  /** Called after each file with (files written, files in all). */
+  onProgress?: (written: number, total: number) => void;
+}
+
+export interface StreamedArchive {
+  /** Bytes written. */
+  size: number;
+  /** Entries in the tree (stringtable.bin included). */
+  files: number;
+  /** Strings in stringtable.bin. */
+  strings: number;
+}
+
+/** Data is gathered into chunks of this many bytes before each write. */
+const STREAM_CHUNK_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Writes an archive file without holding it in memory (§2.5, same bytes rules as buildClassicArchive):
+ * the tree's size is known from the names, so the data blocks are written first (compiled, padded,
+ * checksummed and encrypted one by one, in entry order, `stringtable.bin` last since it is complete
+ * only after every script), then the encrypted tree and the header at the start. Memory: the names,
+ * four numbers per entry, the string table and one chunk.
+ */
+export async function streamClassicArchive(file: string, input: StreamClassicArchiveInput): Promise<StreamedArchive> {
+  const encoding = input.encoding ?? 'cp950';
+  const table = new StringTableBuilder();
+  const given = input.paths.map((p) => p.replaceAll('\\', '/').replace(/^\/+/, ''));
+  const names = [...given, STRINGTABLE_NAME].map((p) => Buffer.from(encodeName(input.keepCase ? p : p.toLowerCase())));
+  const count = names.length;
+  const hashes = new Uint32Array(count);
+  names.forEach((name, i) => (hashes[i] = nameHash(name)));
+  const order = Array.from({ length: count }, (_, i) => i).sort((a, b) => (hashes[a] as number) - (hashes[b] as number) || a - b);
+  const lengths = new Int32Array(count);
+  const crcs = new Uint32Array(count);
+  const offsets = new Int32Array(count);
+
+  let treeBytes = 0;
+  for (const name of names) treeBytes += 20 + name.length;
+  const tree = Buffer.alloc(blockLength(treeBytes));
+  const guid = Buffer.from(input.guid ?? DEFAULT_GUID, 'latin1');
+  const dataBase = 20 + guid.length + tree.length;
+
+  const handle = await open(file, 'w');
+  try {
+    const chunk = Buffer.alloc(STREAM_CHUNK_BYTES);
+    let used = 0;
+    let position = dataBase;
+    let dataOffset = 0;
+    const flush = async (): Promise<void> => {
+      let done = 0;
+      while (done < used) done += (await handle.write(chunk, done, used - done, position + done)).bytesWritten;
+      position += used;
+      used = 0;
+    };
+    const put = async (entry: number, data: Uint8Array): Promise<void> => {
+      const padded = blockLength(data.length);
+      if (used + padded > chunk.length) await flush();
+      // A block larger than a chunk gets its own buffer.
+      const target = padded > chunk.length ? Buffer.alloc(padded) : chunk.subarray(used, used + padded);
+      target.set(data);
+      target.fill(0, data.length);
+      const crc = crc32(target, hashes[entry] as number);
+      encryptBlock(target, crc);
+      lengths[entry] = data.length;
+      crcs[entry] = crc;
+      offsets[entry] = dataOffset;
+      dataOffset += padded;
+      if (target.buffer === chunk.buffer) {
+        used += padded;
+      } else {
+        await flush();
+        await handle.write(target, 0, padded, position);
+        position += padded;
+      }
+    };
+
+    const stringTableEntry = count - 1;
+    let written = 0;
+    let scripts = 0;
+    for (const entry of order) {
+      if (entry === stringTableEntry) continue;
+      const path = given[entry] as string;
+      const content = input.content(path);
+      let data: Uint8Array;
+      if ('script' in content) {
+        scripts++;
+        try {
+          data = compileScriptText(content.script, table, input);
+        } catch (error) {
+          throw new Error(`${path}: ${(error as Error).message}`, { cause: error });
+        }
+      } else {
+        data = content.data;
+      }
+      await put(entry, data);
+      input.onProgress?.(++written, count);
+    }
+    await put(stringTableEntry, scripts > 0 ? table.toBytes(encoding) : new StringTableBuilder().toBytes(encoding));
+    input.onProgress?.(++written, count);
+    await flush();
+
+    let at = 0;
+    for (const entry of order) {
+      const name = names[entry] as Buffer;
+      tree.writeUInt32LE(hashes[entry] as number, at);
+      tree.writeInt32LE(name.length, at + 4);
+      name.copy(tree, at + 8);
+      at += 8 + name.length;
+      tree.writeInt32LE(lengths[entry] as number, at);
+      tree.writeUInt32LE(crcs[entry] as number, at + 4);
+      tree.writeInt32LE(offsets[entry] as number, at + 8);
+      at += 12;
+    }
+    const treeCrc = crc32(tree, count);
+    encryptBlock(tree, treeCrc);
+    const header = Buffer.alloc(20 + guid.length);
+    header.writeInt32LE(guid.length, 0);
+    guid.copy(header, 4);
+    header.writeInt32LE(input.fileVersion ?? DEFAULT_FILE_VERSION, 4 + guid.length);
+    header.writeInt32LE(tree.length, 8 + guid.length);
+    header.writeUInt32LE(treeCrc, 12 + guid.length);
+    header.writeInt32LE(count, 16 + guid.length);
+    await handle.write(Buffer.concat([header, tree]), 0, header.length + tree.length, 0);
+    if (input.trailer) {
+      await handle.write(PVFUTILITY_TRAILER, 0, PVFUTILITY_TRAILER.length, position);
+      position += PVFUTILITY_TRAILER.length;
+    }
+    return { size: position, files: count, strings: table.strings.length };
+  } finally {
+    await handle.close();
+  }
+}
+
+const STRINGTABLE_NAME = 'stringtable.bin';

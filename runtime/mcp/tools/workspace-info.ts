@@ -26,9 +26,10 @@ export const WorkspaceInfoOutputSchema = z.strictObject({
       pvfVersion: z.string().describe('client version of the workspace ("" = unknown: only version-independent rules apply)'),
       revision: z.int().describe('content revision; expectedRevision of pvf_annotation_explain. Increases when files change'),
       fileCount: z.int(),
-      encoding: z.string().describe('text encoding of the script files, e.g. "utf-8"'),
+      encoding: z.string().describe('text encoding of the script files: "utf-8" for folders; for a Script.pvf the one detected (cp950, cp936, cp949 or utf-8) or given with --encoding'),
       archiveOpen: z.boolean().describe('false: nothing can be read from this workspace (see error)'),
       error: z.string().nullable().describe('why the workspace cannot be read; null when archiveOpen'),
+      warnings: z.array(z.string()).optional().describe('problems that do not stop reading (Script.pvf: tree entries not listed, repeated names, a doubtful encoding); absent when none'),
     }),
   ),
 });
@@ -38,7 +39,7 @@ export type WorkspaceInfoOutput = z.output<typeof WorkspaceInfoOutputSchema>;
 const DESCRIPTION = [
   'Lists the open workspaces and the active annotation rules snapshot. Call it first, and again after STALE_WORKSPACE or STALE_RULES.',
   'No arguments.',
-  'Returns rulesRevision (the active rules snapshot), rules.status ("ok", or "reload_failed" with lastReloadError when a newer snapshot on disk was refused and the old one is still served), supportedVersions (explicit pvfVersion values for pvf_annotation_search), and per workspace: workspaceId (the argument of every other tool), kind, pvfVersion ("" = unknown), revision (expectedRevision of pvf_annotation_explain), fileCount, encoding, archiveOpen and error (why it cannot be read).',
+  'Returns rulesRevision (the active rules snapshot), rules.status ("ok", or "reload_failed" with lastReloadError when a newer snapshot on disk was refused and the old one is still served), supportedVersions (explicit pvfVersion values for pvf_annotation_search), and per workspace: workspaceId (the argument of every other tool), kind, pvfVersion ("" = unknown), revision (expectedRevision of pvf_annotation_explain), fileCount, encoding, archiveOpen, error (why it cannot be read) and warnings (problems that do not stop reading, when any).',
   describeErrors([]),
 ].join('\n\n');
 
@@ -65,7 +66,7 @@ export function registerWorkspaceInfoTool(server: McpServer, ctx: ServerContext)
         `rules ${output.rulesRevision} (${rules.status}${rules.lastReloadError ? `: ${rules.lastReloadError}` : ''}); versions ${output.supportedVersions.join(', ')}`,
         ...workspaces.map(
           (w) =>
-            `${w.workspaceId}: ${w.kind}, ${w.archiveOpen ? `${w.fileCount} files, revision ${w.revision}, pvfVersion ${w.pvfVersion || '(unknown)'}` : `not open: ${w.error ?? 'unknown reason'}`}`,
+            `${w.workspaceId}: ${w.kind}, ${w.archiveOpen ? `${w.fileCount} files, revision ${w.revision}, pvfVersion ${w.pvfVersion || '(unknown)'}${w.kind === 'directory' ? '' : `, encoding ${w.encoding}`}` : `not open: ${w.error ?? 'unknown reason'}`}${w.warnings ? `; ${w.warnings.length} warning(s): ${w.warnings.slice(0, 3).join('; ')}` : ''}`,
         ),
       ];
       if (workspaces.length === 0) lines.push('no workspaces (start the server with --workspace <name>=<folder>)');
@@ -92,5 +93,6 @@ async function freshInfo(workspace: Workspace): Promise<WorkspaceInfo> {
     encoding: i.encoding,
     archiveOpen: i.archiveOpen,
     error: i.error,
+    ...(i.warnings !== undefined && i.warnings.length > 0 ? { warnings: [...i.warnings] } : {}),
   };
 }

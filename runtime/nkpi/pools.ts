@@ -1,0 +1,115 @@
+/**
+ * The name table and its two string pools (pvf-nkpi-format §7): an 8-byte prefix (kept, never
+ * interpreted), then sTrA and sTrW, each framed as `u32 encSize ^ mask`, `u32 rawLen ^ encSize`, then
+ * encSize bytes decrypted with the pool seed (M = ALT) and zlib-inflated to exactly rawLen bytes.
+ *
+ * Magic offsets (§7.3): even `v` = sTrA byte `v>>1` up to the next NUL (non-fatal UTF-8); odd `v` = sTrW
+ * code unit `v>>1` up to the next 0x0000 unit (UTF-16LE). A negative offset is "" (a deliberate "no
+ * string"); a non-negative one past the end of its pool is out of range, and callers turn that into an
+ * error naming the file and token.
+ */
+import { LCG_ALT, type NkpiKeySet } from './keystream.js';
+import { bytesText, nkpiError } from './nkpi-error.js';
+import { inflateLimited } from './zlib-limits.js';
+
+/** Bytes before the two pool frames (unknown meaning; copied by writers). */
+export const NAME_TABLE_PREFIX_BYTES = 8;
+
+/** Largest inflated pool accepted by default (110US's sTrW is about 401 MB). */
+export const DEFAULT_MAX_POOL_BYTES = 1024 * 1024 * 1024;
+
+export interface PoolLimits {
+  /** Largest rawLen accepted for one pool (zip-bomb guard). */
+  maxPoolBytes: number;
+}
+
+const EMPTY = Buffer.alloc(0);
+const ZERO_UNIT = Buffer.from([0, 0]);
+
+export class StringPools {
+  constructor(
+    /** sTrA, inflated. */
+    readonly a: Buffer,
+    /** sTrW, inflated. */
+    readonly w: Buffer,
+  ) {}
+
+  /** The string at a magic offset; "" for a negative offset; null when past the end of its pool. */
+  stringAt(offset: number): string | null {
+    if (offset < 0) return '';
+    if ((offset & 1) === 0) {
+      const start = offset >>> 1;
+      if (start >= this.a.length) return null;
+      let end = this.a.indexOf(0, start);
+      if (end < 0) end = this.a.length;
+      return this.asciiOrUtf8(start, end);
+    }
+    const start = (offset >>> 1) * 2;
+    if (start + 2 > this.w.length) return null;
+    let end = start;
+    for (;;) {
+      end = this.w.indexOf(ZERO_UNIT, end);
+      if (end < 0) {
+        end = this.w.length - (this.w.length & 1);
+        break;
+      }
+      if (((end - start) & 1) === 0) break;
+      end++;
+    }
+    return this.w.toString('utf16le', start, end);
+  }
+
+  /** Where an offset points, for messages ("sTrA byte 17 of 34"). */
+  describe(offset: number): string {
+    if (offset < 0) return `offset ${offset} (negative: the empty string)`;
+    return (offset & 1) === 0
+      ? `offset ${offset}: sTrA byte ${offset >>> 1}, past the end of the ${this.a.length}-byte sTrA pool`
+      : `offset ${offset}: sTrW code unit ${offset >>> 1}, past the end of the ${this.w.length >>> 1}-unit sTrW pool`;
+  }
+
+  private asciiOrUtf8(start: number, end: number): string {
+    for (let i = start; i < end; i++) if ((this.a[i] as number) >= 0x80) return this.a.toString('utf8', start, end);
+    return this.a.toString('latin1', start, end);
+  }
+}
+
+export interface NameTable {
+  prefix: Uint8Array;
+  pools: StringPools;
+  /** Bytes after the sTrW frame inside NameTableSize (0 in every known archive). */
+  trailing: number;
+}
+
+/** Parses the name table (`bytes` = NameTableSize stored bytes, read at its offset). */
+export function parseNameTable(bytes: Uint8Array, keys: NkpiKeySet, label: string, limits: PoolLimits): NameTable {
+  if (bytes.length < NAME_TABLE_PREFIX_BYTES + 16) {
+    throw nkpiError(label, `the name table is ${bytes.length} bytes, too short for its ${NAME_TABLE_PREFIX_BYTES}-byte prefix and the two 8-byte pool headers`, { nameTableSize: bytes.length });
+  }
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = NAME_TABLE_PREFIX_BYTES;
+  const pool = (name: 'sTrA' | 'sTrW', seed: number, mask: number): Buffer => {
+    if (at + 8 > bytes.length) throw nkpiError(label, `the name table ends before the ${name} pool header (at name-table byte ${at} of ${bytes.length})`, { pool: name });
+    const encSize = (view.getUint32(at, true) ^ mask) >>> 0;
+    const rawLen = (view.getUint32(at + 4, true) ^ encSize) >>> 0;
+    at += 8;
+    if (encSize === 0 && rawLen === 0) return EMPTY;
+    if (encSize > bytes.length - at) {
+      throw nkpiError(label, `the ${name} pool header declares ${encSize} compressed bytes, but only ${bytes.length - at} bytes of the name table remain (a corrupt header or other keys: mask ${hexMask(mask)})`, { pool: name, encSize });
+    }
+    if (rawLen > limits.maxPoolBytes) {
+      throw nkpiError(label, `the ${name} pool declares ${rawLen} inflated bytes (${bytesText(rawLen)}), over the ${bytesText(limits.maxPoolBytes)} limit; it is refused unread (zip-bomb guard)`, { pool: name, rawLen, limit: limits.maxPoolBytes });
+    }
+    const encrypted = Buffer.from(bytes.subarray(at, at + encSize));
+    at += encSize;
+    const inflated = inflateLimited(encrypted, seed, LCG_ALT, rawLen, (problem) => nkpiError(label, `the ${name} pool ${problem} (key ${keys.name})`, { pool: name, rawLen, encSize }));
+    return inflated;
+  };
+  const prefix = Uint8Array.from(bytes.subarray(0, NAME_TABLE_PREFIX_BYTES));
+  const a = pool('sTrA', keys.strA, keys.maskA);
+  const w = pool('sTrW', keys.strW, keys.maskW);
+  return { prefix, pools: new StringPools(a, w), trailing: bytes.length - at };
+}
+
+function hexMask(mask: number): string {
+  return `0x${(mask >>> 0).toString(16).toUpperCase().padStart(8, '0')}`;
+}
