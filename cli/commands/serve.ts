@@ -92,7 +92,8 @@ export async function run(argv: string[]): Promise<number> {
     else log('warn', 'workspace', `${spec.name}: ${spec.root} cannot be read: ${info.error ?? 'unknown reason'}`);
     for (const warning of info.warnings ?? []) log('warn', 'workspace', `${spec.name}: ${warning}`);
   }
-  const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache() };
+  const snapshotsDir = rules.watcher ? { snapshotsDir: values.snapshots ?? 'snapshots' } : {};
+  const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache(), ...snapshotsDir };
   log('info', 'rules', `serving rulesRevision ${rules.holder.current().bundle.rulesRevision}${rules.watcher ? ' (reloads when current changes)' : ''}`);
 
   const stop = waitForSignal();

@@ -13,6 +13,8 @@ export interface ServerContext {
   log: Logger;
   /** Explanations reused across requests while the workspace revision and rules stay the same. */
   explainCache?: ExplainCache;
+  /** Snapshots folder the rules come from, when there is one: older revisions there explain STALE_RULES. */
+  snapshotsDir?: string;
 }
 
 export function findWorkspace(ctx: ServerContext, workspaceId: string): Workspace {

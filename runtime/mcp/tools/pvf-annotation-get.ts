@@ -1,4 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { countChangedSince } from '../../diff/count-changed.js';
+import { PvfdocError } from '../../errors.js';
 import { getDocument, GET_TOOL } from '../../get/get-document.js';
 import { GetInputSchema, GetOutputSchema, type GetOutput } from '../../get/get-schema.js';
 import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
@@ -26,12 +28,44 @@ export function registerPvfAnnotationGetTool(server: McpServer, ctx: ServerConte
       outputSchema: PvfAnnotationGetOutputSchema,
       annotations: READ_ONLY_ANNOTATIONS,
     },
-    withToolErrors(ctx.log, (args) => {
+    withToolErrors(ctx.log, async (args) => {
       const { bundle } = ctx.rules.current();
-      const output = getDocument(bundle, args);
-      return toolResult(output, renderGet(output));
+      try {
+        const output = getDocument(bundle, args);
+        return toolResult(output, renderGet(output));
+      } catch (error) {
+        throw await withChangeCount(error, ctx, bundle, args);
+      }
     }),
   );
+}
+
+/**
+ * A STALE_RULES answer says whether the client's document changed, when the snapshot it searched is
+ * still on disk; otherwise the error stays as it was.
+ */
+async function withChangeCount(
+  error: unknown,
+  ctx: ServerContext,
+  bundle: Parameters<typeof getDocument>[0],
+  args: { documentId: string; rulesRevision?: string | undefined },
+): Promise<unknown> {
+  if (!(error instanceof PvfdocError) || error.code !== 'STALE_RULES' || !ctx.snapshotsDir || !args.rulesRevision) return error;
+  const count = await countChangedSince(ctx.snapshotsDir, args.rulesRevision, bundle, [args.documentId]);
+  if (count === null) return error;
+  const verdict =
+    count.unchanged > 0
+      ? '; the document is unchanged in the active snapshot'
+      : count.changed > 0
+        ? '; the document changed in the active snapshot'
+        : count.removed > 0
+          ? '; the document was removed or moved to another layer'
+          : '';
+  return new PvfdocError('STALE_RULES', `${error.message}${verdict}`, {
+    ...(error.hint !== undefined ? { hint: error.hint } : {}),
+    data: { ...error.data, changedDocuments: count },
+    cause: error,
+  });
 }
 
 function renderGet(output: GetOutput): string {
