@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', 'site/**', 'snapshots/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', 'dist/**', 'site/dist/**', 'site/.astro/**', 'site/node_modules/**', 'snapshots/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts'],
@@ -26,6 +26,21 @@ export default tseslint.config(
     files: ['build/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**'], message: 'build/ must not import cli/.' }] }],
+    },
+  },
+  {
+    // site/ renders a bundle: it reads it through the bundle reader and the search code of runtime/ only.
+    files: ['site/**/*.ts', 'site/**/*.mjs'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/build/**', '**/cli/**'], message: 'site/ must not import build/ or cli/ (ARCHITECTURE §2).' },
+            { regex: '^(\\.\\./)+runtime/(?!bundle/|search/)', message: 'site/ imports only runtime/bundle and runtime/search (ARCHITECTURE §2).' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -14,6 +14,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   diff: { summary: 'show what changed between two rule snapshots (text, Markdown or JSON)', load: () => import('./commands/diff.js') },
   explain: { summary: 'explain the annotations of one script file of a workspace', load: () => import('./commands/explain.js') },
   serve: { summary: 'serve the MCP tools over stdio or Streamable HTTP', load: () => import('./commands/serve.js') },
+  site: { summary: 'build the static reference site (Astro) from a snapshot', load: () => import('./commands/site.js') },
 };
 
 const USAGE = `Usage: pvfdoc <command> [options]

@@ -1,13 +1,17 @@
 // npm start: build dist/pvfdoc.mjs when it is missing or older than the sources, build the builtin
-// snapshot when snapshots/current is missing, then serve the example workspace over Streamable HTTP.
+// snapshot when snapshots/current is missing, build the reference site (site/dist) when it is missing
+// or older than the snapshot or its sources, then serve the example workspace over Streamable HTTP with
+// the site next to it on the same loopback port: the site under /, the MCP endpoint at /mcp.
 // Usage: npm start [-- --port <n>]   (or PORT=<n> npm start); default port 8765.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
+const SITE_DIR = path.join(ROOT, 'site/dist');
+const SITE_STAMP = path.join(SITE_DIR, '_pvfdoc/site.json');
 const HOST = '127.0.0.1';
 
 const portArg = process.argv.indexOf('--port');
@@ -17,14 +21,27 @@ if (!Number.isInteger(port) || port < 0 || port > 65535) {
   process.exit(2);
 }
 
-function newestSource(dir) {
+function newestSource(dir, suffixes = ['.ts']) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(full).mtimeMs);
+    if (entry.isDirectory()) {
+      if (!['node_modules', 'dist', '.astro'].includes(entry.name)) newest = Math.max(newest, newestSource(full, suffixes));
+    } else if (suffixes.some((s) => entry.name.endsWith(s))) newest = Math.max(newest, statSync(full).mtimeMs);
   }
   return newest;
+}
+
+/** Whether site/dist was built from the current snapshot and is newer than the site and search sources. */
+function siteIsFresh() {
+  try {
+    const stamp = JSON.parse(readFileSync(SITE_STAMP, 'utf8'));
+    const current = readFileSync(path.join(ROOT, 'snapshots/current'), 'utf8').trim();
+    const sources = Math.max(newestSource(path.join(ROOT, 'site'), ['.ts', '.astro', '.css', '.mjs']), newestSource(path.join(ROOT, 'runtime')));
+    return stamp.rulesRevision === current && stamp.base === '/' && statSync(SITE_STAMP).mtimeMs > sources;
+  } catch {
+    return false;
+  }
 }
 
 function step(what, args) {
@@ -39,11 +56,12 @@ function step(what, args) {
 const sourcesChanged = existsSync(CLI) && Math.max(...['cli', 'runtime', 'build'].map((d) => newestSource(path.join(ROOT, d)))) > statSync(CLI).mtimeMs;
 if (!existsSync(CLI) || sourcesChanged) step(`building ${path.relative(ROOT, CLI)}`, ['scripts/bundle-cli.mjs']);
 if (!existsSync(path.join(ROOT, 'snapshots/current'))) step('building the builtin rules snapshot', [CLI, 'build', '--out', 'snapshots']);
+if (!siteIsFresh()) step(`building the reference site into ${path.relative(ROOT, SITE_DIR)}`, [CLI, 'site', '--snapshot', 'snapshots', '--out', SITE_DIR]);
 
 const child = spawn(
   process.execPath,
   [CLI, 'serve', '--http', `${HOST}:${port}`, '--workspace', 'example=examples/workspace', '--snapshots', 'snapshots'],
-  { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'] },
+  { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, PVFDOC_SITE_DIR: SITE_DIR } },
 );
 
 let announced = false;
@@ -56,8 +74,10 @@ child.stderr.on('data', (chunk) => {
   if (!url) return;
   announced = true;
   const config = { mcpServers: { pvfdoc: { type: 'http', url } } };
+  const site = new URL('/', url).href;
   process.stdout.write(
-    `\npvfdoc MCP endpoint (Streamable HTTP, POST only): ${url}\n` +
+    `\npvfdoc reference site: ${site}\n` +
+      `pvfdoc MCP endpoint (Streamable HTTP, POST only): ${url}\n` +
       `Client config:\n${JSON.stringify(config, null, 2)}\n` +
       `Quick check:\n  curl -s -X POST ${url} -H 'content-type: application/json' -H 'accept: application/json, text/event-stream' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'\n` +
       'Stop with Ctrl+C.\n\n',

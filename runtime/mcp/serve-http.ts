@@ -2,10 +2,16 @@
  * Streamable HTTP in stateless JSON mode (mcp-conventions: Logging and transports): one server and
  * transport per POST /mcp, no sessions, no SSE. The Host header is checked against the bound address
  * (DNS rebinding), and a non-loopback bind needs a bearer token on every request.
+ *
+ * With a site folder (`siteDir`, or the PVFDOC_SITE_DIR environment variable that `npm start` sets),
+ * GET and HEAD of any other path serve the static reference site built by `pvfdoc site`, so people and
+ * agents use one port: the site under /, the MCP endpoint at /mcp.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { PvfdocError } from '../errors.js';
 import { MAX_HTTP_BODY_BYTES } from './constants.js';
@@ -22,6 +28,8 @@ export interface ServeHttpOptions {
   token?: string | undefined;
   createServer: () => CreatedServer;
   log: Logger;
+  /** A static site to serve under / (GET, HEAD); default: the PVFDOC_SITE_DIR environment variable, else none. */
+  siteDir?: string | undefined;
 }
 
 export interface HttpServing {
@@ -55,6 +63,8 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     });
   }
   const tokenDigest = options.token ? sha256(options.token) : null;
+  const siteDirOption = options.siteDir ?? process.env.PVFDOC_SITE_DIR;
+  const siteDir = siteDirOption ? path.resolve(siteDirOption) : null;
   let allowedHosts = new Set<string>();
 
   const http = createHttpServer((req, res) => {
@@ -76,6 +86,10 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
     }
     const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (pathname !== MCP_PATH) {
+      if (siteDir !== null && (req.method === 'GET' || req.method === 'HEAD')) {
+        await serveSiteFile(siteDir, pathname, req, res);
+        return;
+      }
       reply(res, 404, `not found: the MCP endpoint is POST ${MCP_PATH}`);
       return;
     }
@@ -117,6 +131,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   const port = (http.address() as AddressInfo).port;
   allowedHosts = hostsFor(host, port);
   const url = `http://${formatHost(host)}:${port}${MCP_PATH}`;
+  if (siteDir !== null) log('info', 'http', `reference site from ${siteDir} at http://${formatHost(host)}:${port}/`);
   return {
     url,
     port,
@@ -181,6 +196,46 @@ async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | n
     chunks.push(buffer);
   }
   return Buffer.concat(chunks);
+}
+
+const SITE_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/** One file of the static site: folders serve index.html, anything outside the folder or missing is 404. */
+async function serveSiteFile(siteDir: string, pathname: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    res.writeHead(400, { 'content-type': 'text/plain; charset=utf-8' }).end('bad request: the path is not valid percent-encoding');
+    return;
+  }
+  const file = path.resolve(siteDir, `.${decoded.endsWith('/') ? `${decoded}index.html` : decoded}`);
+  const inside = file.startsWith(`${siteDir}${path.sep}`);
+  const info = inside ? await stat(file).catch(() => null) : null;
+  if (info?.isDirectory()) {
+    res.writeHead(301, { location: `${pathname}/` }).end();
+    return;
+  }
+  if (!info) {
+    const page = await readFile(path.join(siteDir, '404.html')).catch(() => Buffer.from('not found'));
+    res.writeHead(404, { 'content-type': 'text/html; charset=utf-8' }).end(req.method === 'HEAD' ? undefined : page);
+    return;
+  }
+  const body = await readFile(file);
+  res.writeHead(200, {
+    'content-type': SITE_TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-length': body.length,
+    // Bundle copies live in a folder named by their revision and never change.
+    'cache-control': decoded.includes('/_pvfdoc/bundle-') ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
 }
 
 function reply(res: ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {

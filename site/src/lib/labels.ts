@@ -1,0 +1,25 @@
+/** Chinese wording of the bundle's enumerations, shared by the pages and the browser search. */
+
+export const KIND_LABEL: Record<string, string> = { rule: '规则', field: '共享字段' };
+export const ORIGIN_LABEL: Record<string, string> = { configured: '配置', generated: '隐式字段规则' };
+export const SOURCE_LABEL: Record<string, string> = { builtin: '内置', user: '用户', unknown: '未知' };
+export const TARGET_KIND_LABEL: Record<string, string> = { path: '路径', section: '段', token: '标记值' };
+export const ANNOTATION_TYPE_LABEL: Record<string, string> = { text: '文本', enum: '枚举', reference: '引用', path: '路径', image: '图片' };
+export const STATE_LABEL: Record<string, string> = {
+  effective: '生效',
+  overridden: '被覆盖',
+  disabled: '已禁用',
+  notApplicable: '不适用',
+  suppressed: '被抑制',
+};
+export const RELATION_KIND_LABEL: Record<string, string> = { list: '列表', contextual: '上下文', union: '联合' };
+
+export function label(map: Record<string, string>, key: string | null | undefined): string {
+  if (key === null || key === undefined) return '—';
+  return map[key] ?? key;
+}
+
+/** A version context for people: "" is an archive whose version is unknown. */
+export function versionLabel(version: string): string {
+  return version === '' ? '未知版本' : version;
+}

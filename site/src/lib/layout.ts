@@ -1,0 +1,209 @@
+/**
+ * The drawing of a rule's token layout (rule-format §2.3): the section's direct tokens as boxes, with
+ * the tokens skipped by `offset`, the sentinel tokens that split groups, the tokens skipped at the start
+ * of every group, records of the record width, and the targeted, context and image-path tokens marked.
+ * Pure data; site/src/components/LayoutDrawing.astro draws it. Long runs are cut with a gap box, so a
+ * drawing stays small whatever the numbers.
+ */
+import type { BundleDocument, BundleRelation, TargetSpec } from '../../../runtime/bundle/schema.js';
+
+export type BoxRole = 'header' | 'skip' | 'group-skip' | 'sentinel' | 'token' | 'target' | 'gap' | 'end';
+export type BoxMark = 'context' | 'image-path' | 'width';
+
+export interface LayoutBox {
+  role: BoxRole;
+  /** Where the token is: "#5" (direct-token index in the section) and/or "[1]" (index in its record). */
+  position: string;
+  /** Short caption under the position. */
+  caption: string;
+  marks: BoxMark[];
+}
+
+export interface LayoutSegment {
+  /** What the run of boxes is: "偏移", "组 1", "记录 1", ... */
+  caption: string;
+  kind: 'section' | 'offset' | 'group' | 'record' | 'plain' | 'sentinel';
+  boxes: LayoutBox[];
+  /** Records inside a group. */
+  children?: LayoutSegment[];
+}
+
+export interface LayoutFact {
+  label: string;
+  value: string;
+}
+
+export interface LayoutDrawing {
+  mode: 'path' | 'section' | 'index' | 'range' | 'records' | 'none';
+  section: string | null;
+  facts: LayoutFact[];
+  segments: LayoutSegment[];
+  notes: string[];
+}
+
+/** Runs longer than this are drawn with a gap. */
+const MAX_RUN = 6;
+/** Records drawn per group, and groups drawn per section, before the gap. */
+const RECORDS_SHOWN = 2;
+const GROUPS_SHOWN = 2;
+
+/**
+ * The drawing for a document. `relation` is the relation its annotation uses (for the context index a
+ * contextual relation supplies when the target sets none).
+ */
+export function layoutOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, relation?: BundleRelation | null): LayoutDrawing {
+  const target = doc.resolved.target;
+  const facts: LayoutFact[] = [];
+  const notes: string[] = [];
+  if (target.kind === 'path') {
+    const { extensions, glob } = doc.resolved.match;
+    facts.push({ label: '匹配后缀', value: extensions.length > 0 ? extensions.join(' ') : '任意' });
+    facts.push({ label: '路径模式', value: glob.trim() !== '' ? glob : '任意路径' });
+    notes.push('路径规则标注文件或目录本身（文件树中的节点），不指向段或标记值。');
+    return { mode: 'path', section: null, facts, segments: [], notes };
+  }
+  const section = target.section;
+  const header: LayoutSegment = { caption: '段', kind: 'section', boxes: [{ role: target.kind === 'section' ? 'target' : 'header', position: `[${section ?? ''}]`, caption: target.kind === 'section' ? '目标：段标签' : '段标签', marks: [] }] };
+  facts.push({ label: '段', value: `[${section ?? ''}]` });
+  if (target.kind === 'section') {
+    notes.push('段规则标注段的开标签 [name]（含方括号），段内每次出现各一处。');
+    return { mode: 'section', section, facts, segments: [header, { caption: '段内标记值', kind: 'plain', boxes: [box('token', '#0', ''), box('token', '#1', ''), gap()] }], notes };
+  }
+
+  const recordTokens = target.recordTokens ?? 0;
+  if (target.index !== null && recordTokens > 0) return recordsLayout(doc, target, relation ?? null, header, facts, notes);
+
+  const ignored = ignoredParts(target);
+  if (ignored.length > 0) notes.push(`未设置 recordTokens，${ignored.join('、')} 不起作用。`);
+  if (target.index !== null) {
+    const index = target.index;
+    facts.push({ label: '目标下标', value: `${index}（段内直接标记值的绝对下标）` });
+    const boxes = run(0, index, (i) => box('token', `#${i}`, ''));
+    boxes.push(box('target', `#${index}`, '目标'));
+    boxes.push(box('token', `#${index + 1}`, ''), gap());
+    notes.push(`每次出现的 [${section ?? ''}] 段中，第 ${index} 个直接标记值（从 0 数起）被标注。`);
+    return { mode: 'index', section, facts, segments: [header, { caption: '段内标记值', kind: 'plain', boxes }], notes };
+  }
+  if (target.range !== null) {
+    const { start, endExclusive } = target.range;
+    facts.push({ label: '范围', value: `[${start}, ${endExclusive})` });
+    const boxes = run(0, start, (i) => box('token', `#${i}`, ''));
+    const inRange = run(start, endExclusive, (i) => box('target', `#${i}`, '范围内'));
+    boxes.push(...inRange, box('token', `#${endExclusive}`, ''), gap());
+    notes.push(`每次出现的段中，从第 ${start} 个到第 ${endExclusive - 1} 个直接标记值作为一处标注（只取范围内实际存在的首尾）。`);
+    return { mode: 'range', section, facts, segments: [header, { caption: '段内标记值', kind: 'plain', boxes }], notes };
+  }
+  notes.push('目标没有 index 或 range，不标注任何标记值。');
+  return { mode: 'none', section, facts, segments: [header], notes };
+}
+
+function recordsLayout(
+  doc: Pick<BundleDocument, 'resolved' | 'annotationType'>,
+  target: TargetSpec,
+  relation: BundleRelation | null,
+  header: LayoutSegment,
+  facts: LayoutFact[],
+  notes: string[],
+): LayoutDrawing {
+  const width = target.recordTokens as number;
+  const index = target.index as number;
+  const offset = Math.max(target.offset ?? 0, 0);
+  const groupOffset = Math.max(target.groupOffset ?? 0, 0);
+  const sentinels = target.standaloneValues ?? [];
+  const k = target.tokensPerLineIndex;
+  const contextFromRelation = target.contextIndex === null && doc.annotationType === 'reference' && relation?.kind === 'contextual' ? relation.contextToken : null;
+  const context = target.contextIndex ?? contextFromRelation;
+  const imagePath = doc.annotationType === 'image' ? target.imagePathToken : null;
+
+  facts.push({ label: '记录宽度', value: `${width} 个标记值（recordTokens）` });
+  if (k !== null) facts.push({ label: '动态宽度', value: `段内第 ${k} 个标记值为正整数时取它作宽度（tokensPerLineIndex）` });
+  facts.push({ label: '目标下标', value: `记录内第 ${index} 个（index）` });
+  if (context !== null) {
+    facts.push({ label: '上下文下标', value: `记录内第 ${context} 个${contextFromRelation !== null ? `（来自关联 ${relation?.name ?? ''} 的 contextToken）` : '（contextIndex）'}` });
+  }
+  if (imagePath !== null) facts.push({ label: '图片路径下标', value: `记录内第 ${imagePath} 个（imagePathToken）` });
+  if (offset > 0) facts.push({ label: '偏移', value: `先跳过段首 ${offset} 个标记值（offset，只跳一次）` });
+  if (sentinels.length > 0) facts.push({ label: '分隔值', value: `${sentinels.join('、')}（整数标记值等于它时分组，分隔值本身不属于任何组）` });
+  if (groupOffset > 0) facts.push({ label: '组内偏移', value: `每组开头跳过 ${groupOffset} 个（groupOffset）` });
+  if (index >= width) notes.push(`目标下标 ${index} 不小于记录宽度 ${width}：按固定宽度时没有记录被标注。`);
+  if (context !== null && (context < 0 || context >= width)) notes.push(`上下文下标 ${context} 超出记录宽度 ${width}：这些记录会被跳过。`);
+  if (imagePath !== null && (imagePath < 0 || imagePath >= width)) notes.push(`图片路径下标 ${imagePath} 超出记录宽度 ${width}：这些记录会被跳过。`);
+  notes.push(sentinels.length > 0 ? '每组末尾不完整的记录被忽略；只有类型为整数的标记值才算分隔值（`-1` 这样的反引号字符串不算）。' : '末尾不完整的记录被忽略。');
+
+  const segments: LayoutSegment[] = [header];
+  const widthMark = (absolute: number): BoxMark[] => (k === absolute ? ['width'] : []);
+  if (offset > 0) {
+    const boxes = run(0, offset, (i) => ({ ...box('skip', `#${i}`, '跳过'), marks: widthMark(i) }), k);
+    segments.push({ caption: `偏移 ${offset}`, kind: 'offset', boxes });
+  }
+  const groups = sentinels.length > 0 ? GROUPS_SHOWN : 1;
+  for (let g = 0; g < groups; g++) {
+    // Absolute positions are known only in the first group; later ones depend on where sentinels fall.
+    const base = g === 0 ? offset : null;
+    const children: LayoutSegment[] = [];
+    const boxes: LayoutBox[] = [];
+    if (groupOffset > 0) {
+      boxes.push(...run(0, groupOffset, (i) => box('group-skip', base === null ? '' : `#${base + i}`, '组首跳过')));
+    }
+    for (let r = 0; r < RECORDS_SHOWN; r++) {
+      const start = base === null ? null : base + groupOffset + r * width;
+      const keep = new Set([0, width - 1, index, ...(context !== null ? [context] : []), ...(imagePath !== null ? [imagePath] : [])].filter((i) => i >= 0 && i < width));
+      const recordBoxes: LayoutBox[] = [];
+      let previous = -1;
+      for (let i = 0; i < width; i++) {
+        if (width > MAX_RUN + 2 && !keep.has(i)) continue;
+        if (i > previous + 1) recordBoxes.push(gap());
+        previous = i;
+        const marks: BoxMark[] = [];
+        if (i === context) marks.push('context');
+        if (i === imagePath) marks.push('image-path');
+        if (start !== null && k === start + i) marks.push('width');
+        const role: BoxRole = i === index ? 'target' : 'token';
+        const caption = i === index ? '目标' : i === context ? '上下文' : i === imagePath ? '图片路径' : '';
+        recordBoxes.push({ role, position: `${start === null ? '' : `#${start + i} `}[${i}]`, caption, marks });
+      }
+      children.push({ caption: `记录 ${r + 1}`, kind: 'record', boxes: recordBoxes });
+    }
+    children.push({ caption: '', kind: 'plain', boxes: [gap()] });
+    segments.push({ caption: sentinels.length > 0 ? `组 ${g + 1}` : '记录', kind: 'group', boxes, children });
+    if (sentinels.length > 0) segments.push({ caption: '分隔', kind: 'sentinel', boxes: [box('sentinel', sentinels.join(' | '), '分隔值')] });
+  }
+  if (sentinels.length > 0) segments.push({ caption: '', kind: 'plain', boxes: [gap()] });
+  segments.push({ caption: '', kind: 'plain', boxes: [box('end', '[/…]', '段结束')] });
+  return { mode: 'records', section: target.section, facts, segments, notes };
+}
+
+function ignoredParts(target: TargetSpec): string[] {
+  const parts: string[] = [];
+  if (target.offset !== null) parts.push('offset');
+  if (target.groupOffset !== null) parts.push('groupOffset');
+  if (target.standaloneValues !== null) parts.push('standaloneValues');
+  if (target.tokensPerLineIndex !== null) parts.push('tokensPerLineIndex');
+  return parts;
+}
+
+function box(role: BoxRole, position: string, caption: string): LayoutBox {
+  return { role, position, caption, marks: [] };
+}
+
+function gap(): LayoutBox {
+  return { role: 'gap', position: '…', caption: '', marks: [] };
+}
+
+/** Boxes for positions [from, to), with a gap in the middle when the run is long (keeping `keep` visible). */
+function run(from: number, to: number, make: (i: number) => LayoutBox, keep?: number | null): LayoutBox[] {
+  const boxes: LayoutBox[] = [];
+  if (to - from <= MAX_RUN) {
+    for (let i = from; i < to; i++) boxes.push(make(i));
+    return boxes;
+  }
+  const shown = new Set([from, from + 1, to - 2, to - 1]);
+  if (keep !== null && keep !== undefined && keep >= from && keep < to) shown.add(keep);
+  let previous = from - 1;
+  for (const i of [...shown].sort((a, b) => a - b)) {
+    if (i > previous + 1) boxes.push(gap());
+    boxes.push(make(i));
+    previous = i;
+  }
+  return boxes;
+}
