@@ -1,5 +1,5 @@
 // npm start: build dist/pvfdoc.mjs when it is missing or older than the sources, build the builtin
-// snapshot when snapshots/current is missing, build the reference site (site/dist) when it is missing
+// snapshot when snapshots/current is missing or unreadable, build the reference site (site/dist) when it is missing
 // or older than the snapshot or its sources, then serve the example workspace over Streamable HTTP with
 // the site next to it on the same loopback port: the site under /, the MCP endpoint at /mcp.
 // Usage: npm start [-- --port <n>]   (or PORT=<n> npm start); default port 8765.
@@ -55,7 +55,11 @@ function step(what, args) {
 
 const sourcesChanged = existsSync(CLI) && Math.max(...['cli', 'runtime', 'build'].map((d) => newestSource(path.join(ROOT, d)))) > statSync(CLI).mtimeMs;
 if (!existsSync(CLI) || sourcesChanged) step(`building ${path.relative(ROOT, CLI)}`, ['scripts/bundle-cli.mjs']);
-if (!existsSync(path.join(ROOT, 'snapshots/current'))) step('building the builtin rules snapshot', [CLI, 'build', '--out', 'snapshots']);
+// A missing snapshot, or one this pvfdoc cannot read (e.g. written by an older version), is rebuilt.
+const currentReadable =
+  existsSync(path.join(ROOT, 'snapshots/current')) &&
+  spawnSync(process.execPath, [CLI, 'search', '--snapshot', 'snapshots', '--limit', '1', '--json'], { cwd: ROOT, stdio: 'ignore' }).status === 0;
+if (!currentReadable) step('building the builtin rules snapshot', [CLI, 'build', '--out', 'snapshots']);
 if (!siteIsFresh()) step(`building the reference site into ${path.relative(ROOT, SITE_DIR)}`, [CLI, 'site', '--snapshot', 'snapshots', '--out', SITE_DIR]);
 
 const child = spawn(
