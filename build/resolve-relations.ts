@@ -4,6 +4,7 @@
  */
 import type { BundleRelation, RelationProblem } from '../runtime/bundle/schema.js';
 import type { Definition } from './layer-definitions.js';
+import { listPathCandidates } from '../runtime/workspace/resolve-references.js';
 import type { RelationItem } from './load-layers.js';
 
 export function resolveRelations(
@@ -73,23 +74,4 @@ export function resolveRelations(
       raw: JSON.parse(JSON.stringify(def.item.raw ?? null)) as BundleRelation['raw'],
     };
   });
-}
-
-/**
- * Where a configured `.lst` may live (rule-format §4.3): as given, `list/<basename>`, and for
- * `list/x.lst` also `x/x.lst` (90US keeps `equipment/equipment.lst`, 110US `list/equipment.lst`).
- */
-export function listPathCandidates(listPath: string): string[] {
-  const clean = listPath.replace(/\\/g, '/').replace(/^\/+/, '').trim();
-  if (!clean) return [];
-  const base = clean.slice(clean.lastIndexOf('/') + 1);
-  const out = [clean];
-  const inList = `list/${base}`;
-  if (!out.includes(inList)) out.push(inList);
-  if (clean.toLowerCase().startsWith('list/') && !clean.slice(5).includes('/')) {
-    const stem = base.replace(/\.lst$/i, '');
-    const folder = `${stem}/${base}`;
-    if (!out.includes(folder)) out.push(folder);
-  }
-  return out;
 }
