@@ -9,6 +9,7 @@ import type { Bundle } from '../bundle/load-bundle.js';
 import type { AnnotationType, BundleDocument, BundleRelation } from '../bundle/schema.js';
 import { PvfdocError } from '../errors.js';
 import { matchesDefinition } from '../match/match-glob.js';
+import { cleanPath } from '../workspace/archive-path.js';
 import { parseInt32 } from './canonical-number.js';
 import { computeAnchors, type Anchor } from './compute-anchors.js';
 import type { ScriptWarningCode } from './lex-script.js';
@@ -352,23 +353,4 @@ function trimSlashes(p: string): string {
 function joinPath(a: string, b: string): string {
   const parts = [a, b].filter((p) => p !== '');
   return parts.length === 0 ? '' : cleanPath(parts.join('/'));
-}
-
-/** Go `path.Clean`. */
-function cleanPath(p: string): string {
-  if (p === '') return '.';
-  const rooted = p.startsWith('/');
-  const out: string[] = [];
-  for (const part of p.split('/')) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (out.length > 0 && out[out.length - 1] !== '..') out.pop();
-      else if (!rooted) out.push('..');
-      continue;
-    }
-    out.push(part);
-  }
-  const joined = out.join('/');
-  if (rooted) return `/${joined}`;
-  return joined === '' ? '.' : joined;
 }
