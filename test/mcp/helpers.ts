@@ -90,8 +90,9 @@ export interface Connected {
 }
 
 /** A real Client over InMemoryTransport, with tools/list done (so it validates structured output). */
-export async function connect(ctx: { rules: RulesHolder; workspaces: ReadonlyMap<string, Workspace>; log?: Logger }): Promise<Connected> {
-  const created = createServer({ rules: ctx.rules, workspaces: ctx.workspaces, log: ctx.log ?? (() => undefined) });
+export async function connect(ctx: { rules: RulesHolder; workspaces: ReadonlyMap<string, Workspace>; log?: Logger; snapshotsDir?: string }): Promise<Connected> {
+  const snapshots = ctx.snapshotsDir !== undefined ? { snapshotsDir: ctx.snapshotsDir } : {};
+  const created = createServer({ rules: ctx.rules, workspaces: ctx.workspaces, log: ctx.log ?? (() => undefined), ...snapshots });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'pvfdoc-test', version: '1.0.0' });
   await created.server.connect(serverSide);

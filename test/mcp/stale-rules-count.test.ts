@@ -1,13 +1,11 @@
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../../runtime/bundle/load-bundle.js';
 import { createRulesHolder } from '../../runtime/bundle/rules-holder.js';
-import { createServer } from '../../runtime/mcp/create-server.js';
 import { toolErrorOf } from '../../runtime/mcp/tool-error.js';
-import { BUILTIN_LAYER, buildSnapshot, tempDir, writeExtraLayer } from './helpers.js';
+import { BUILTIN_LAYER, buildSnapshot, connect, tempDir, writeExtraLayer } from './helpers.js';
 
 describe('STALE_RULES from pvf_annotation_get says whether the document changed', () => {
   let cleanup: () => Promise<void>;
@@ -26,16 +24,7 @@ describe('STALE_RULES from pvf_annotation_get says whether the document changed'
     documentId = old.documents.find((d) => d.kind === 'rule' && d.status === 'effective')?.documentId ?? '';
     const newRevision = await buildSnapshot(snapshots, [BUILTIN_LAYER, await writeExtraLayer(path.join(tmp.dir, 'extra'))]);
     expect(newRevision).not.toBe(oldRevision);
-    const created = createServer({ rules: createRulesHolder(await loadBundle(path.join(snapshots, newRevision))), workspaces: new Map(), log: () => undefined, snapshotsDir: snapshots });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'pvfdoc-test', version: '1.0.0' });
-    await created.server.connect(serverSide);
-    await client.connect(clientSide);
-    await client.listTools();
-    close = async () => {
-      await client.close();
-      await created.close();
-    };
+    ({ client, close } = await connect({ rules: createRulesHolder(await loadBundle(path.join(snapshots, newRevision))), workspaces: new Map(), snapshotsDir: snapshots }));
   });
 
   afterAll(async () => {

@@ -1,17 +1,15 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLayers } from '../../build/compile-layers.js';
 import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
 import { createRulesHolder } from '../../runtime/bundle/rules-holder.js';
-import { createServer } from '../../runtime/mcp/create-server.js';
 import { openWorkspace } from '../../runtime/mcp/open-workspace.js';
 import { PvfAnnotationSearchOutputSchema } from '../../runtime/mcp/tools/pvf-annotation-search.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
-import { tempDir } from '../mcp/helpers.js';
+import { connect, tempDir } from '../mcp/helpers.js';
 import { writeNkpiArchive } from '../support/write-nkpi-archive.js';
 
 // Issue 8: pvfVersion=current means the archive's client version, which only the nkpi family reveals.
@@ -29,16 +27,7 @@ describe('pvfVersion "current" on an nkpi archive', () => {
     const compiled = await compileLayers([path.resolve(import.meta.dirname, '../../rules/builtin')]);
     if (!compiled.ok) throw new Error('builtin layer does not compile');
     workspace = await openWorkspace({ workspaceId: 'cn', name: 'cn', path: archive });
-    const created = createServer({ rules: createRulesHolder(openBuiltBundle(compiled.bundle.files)), workspaces: new Map([['cn', workspace]]), log: () => undefined });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    client = new Client({ name: 'pvfdoc-test', version: '1.0.0' });
-    await created.server.connect(serverSide);
-    await client.connect(clientSide);
-    await client.listTools();
-    close = async () => {
-      await client.close();
-      await created.close();
-    };
+    ({ client, close } = await connect({ rules: createRulesHolder(openBuiltBundle(compiled.bundle.files)), workspaces: new Map([['cn', workspace]]) }));
   });
 
   afterAll(async () => {
