@@ -2,7 +2,7 @@
  * Reads rule layer folders (rule-format §1.11, ARCHITECTURE §3) into parsed, shape-checked input.
  * Every problem is collected; nothing here throws for bad input.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../runtime/bundle/canonical-json.js';
@@ -60,6 +60,8 @@ export interface LoadedLayer {
 export const LAYER_FILES = {
   manifest: 'layer.json',
   annotations: 'annotations.json',
+  /** pvfdoc extension: more pvfine rule documents, read in name order before annotations.json. */
+  annotationsFolder: 'annotations',
   lists: 'lists.json',
   rendering: 'rendering.json',
 } as const;
@@ -151,28 +153,31 @@ async function loadLayer(dir: string, index: number, problems: Problem[]): Promi
   };
 
   const annotationsDoc = await readJson(dir, LAYER_FILES.annotations, name, problems, false);
+  const partFiles = await listAnnotationParts(dir, name, problems);
+  const partDocs: [string, JsonDocument][] = [];
+  for (const file of partFiles) {
+    const doc = await readJson(dir, file, name, problems, false);
+    if (doc) partDocs.push([file, doc]);
+  }
   const listsDoc = await readJson(dir, LAYER_FILES.lists, name, problems, false);
   const renderingDoc = await readJson(dir, LAYER_FILES.rendering, name, problems, false);
-  if (annotationsDoc === undefined && listsDoc === undefined && renderingDoc === undefined) {
-    problems.push(err(name, '', '', 'holds none of annotations.json, lists.json, rendering.json; add at least one'));
+  if (annotationsDoc === undefined && partFiles.length === 0 && listsDoc === undefined && renderingDoc === undefined) {
+    problems.push(err(name, '', '', 'holds none of annotations.json, annotations/*.json, lists.json, rendering.json; add at least one'));
   }
 
+  // The parts come first: they usually hold one file type each, and a type's own rules should win a
+  // shared span over the rules for any file that annotations.json usually holds.
+  for (const [file, partDoc] of partDocs) {
+    const doc = readAnnotations(partDoc, file, layer, problems);
+    if (doc?.relations) {
+      problems.push(err(name, file, '$.relations', 'relations belong in lists.json (or annotations.json); move them there'));
+    }
+  }
   if (annotationsDoc) {
-    const doc = checkShape(annotationsDoc, AnnotationsFileInputSchema, name, LAYER_FILES.annotations, problems);
-    if (doc) {
-      checkVersion(doc.version, name, LAYER_FILES.annotations, problems);
-      const rawRules = arrayAt(annotationsDoc.value, 'rules');
-      const rawFields = arrayAt(annotationsDoc.value, 'fields');
-      layer.rules = (doc.rules ?? []).map((input, i) =>
-        definitionItem(input, LAYER_FILES.annotations, `$.rules[${i}]`, rawRules[i], annotationsDoc),
-      );
-      layer.fields = (doc.fields ?? []).map((input, i) =>
-        definitionItem(input, LAYER_FILES.annotations, `$.fields[${i}]`, rawFields[i], annotationsDoc),
-      );
-      // pvfine: a sibling lists.json replaces the document's own relations (rule-format §1.11).
-      if (!listsDoc && doc.relations) {
-        layer.relations = relationItems(doc.relations, LAYER_FILES.annotations, annotationsDoc);
-      }
+    const doc = readAnnotations(annotationsDoc, LAYER_FILES.annotations, layer, problems);
+    // pvfine: a sibling lists.json replaces the document's own relations (rule-format §1.11).
+    if (doc && !listsDoc && doc.relations) {
+      layer.relations = relationItems(doc.relations, LAYER_FILES.annotations, annotationsDoc);
     }
   }
   if (listsDoc) {
@@ -209,6 +214,41 @@ async function loadLayer(dir: string, index: number, problems: Problem[]): Promi
     }),
   );
   return layer;
+}
+
+/** Parses one rule document and appends its rules and fields to the layer, in document order. */
+function readAnnotations(source: JsonDocument, file: string, layer: LoadedLayer, problems: Problem[]) {
+  const doc = checkShape(source, AnnotationsFileInputSchema, layer.name, file, problems);
+  if (!doc) return undefined;
+  checkVersion(doc.version, layer.name, file, problems);
+  const rawRules = arrayAt(source.value, 'rules');
+  const rawFields = arrayAt(source.value, 'fields');
+  for (const [i, input] of (doc.rules ?? []).entries()) {
+    layer.rules.push(definitionItem(input, file, `$.rules[${i}]`, rawRules[i], source));
+  }
+  for (const [i, input] of (doc.fields ?? []).entries()) {
+    layer.fields.push(definitionItem(input, file, `$.fields[${i}]`, rawFields[i], source));
+  }
+  return doc;
+}
+
+/**
+ * The `annotations/*.json` files of a layer, as layer-relative paths with "/" in code-point order of
+ * their names, so that rule order (= priority) is the same on every platform.
+ */
+async function listAnnotationParts(dir: string, layerName: string, problems: Problem[]): Promise<string[]> {
+  let names: string[];
+  try {
+    const entries = await readdir(path.join(dir, LAYER_FILES.annotationsFolder), { withFileTypes: true });
+    names = entries.filter((e) => e.isFile() && e.name.toLowerCase().endsWith('.json')).map((e) => e.name);
+  } catch (cause) {
+    const code = (cause as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') {
+      problems.push(err(layerName, LAYER_FILES.annotationsFolder, '', `cannot be read (${code ?? String(cause)})`));
+    }
+    return [];
+  }
+  return names.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map((n) => `${LAYER_FILES.annotationsFolder}/${n}`);
 }
 
 function definitionItem<T extends RuleInput | FieldInput>(

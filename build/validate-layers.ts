@@ -303,7 +303,7 @@ function checkFields(layer: LoadedLayer, context: Context, problems: Problem[]):
   for (const item of layer.fields) {
     const field = item.input;
     const rep = new Reporter(layer, item, problems);
-    checkId(rep, field.id ?? '', item.path, firstById, 'field');
+    checkId(rep, field.id ?? '', placeOf(item), firstById, 'field');
     checkVersions(rep, field.pvfVersions, context.versions);
     checkBlocks(rep, { match: field.match ?? {}, target: field.target ?? {}, annotation: field.annotation ?? {} }, context);
     const preview = field.preview;
@@ -330,7 +330,7 @@ function checkRules(layer: LoadedLayer, context: Context, problems: Problem[]): 
   for (const item of layer.rules) {
     const rule = item.input;
     const plain = new Reporter(layer, item, problems);
-    checkId(plain, rule.id ?? '', item.path, firstById, 'rule');
+    checkId(plain, rule.id ?? '', placeOf(item), firstById, 'rule');
     checkVersions(plain, rule.pvfVersions, context.versions);
     const fieldId = (rule.field ?? '').trim();
     let field: FieldInput | undefined;
@@ -354,6 +354,11 @@ function checkRules(layer: LoadedLayer, context: Context, problems: Problem[]): 
     const rep = field ? new Reporter(layer, item, problems, { id: fieldId, fromField: resolved.fromField }) : plain;
     checkBlocks(rep, resolved, context);
   }
+}
+
+/** Where a definition stands, for messages: the JSON path, with its file when a layer has several rule files. */
+function placeOf(item: SourceItem<unknown>): string {
+  return item.file === LAYER_FILES.annotations ? item.path : `${item.file} ${item.path}`;
 }
 
 function checkId(rep: Reporter, id: string, path: string, firstById: Map<string, string>, noun: 'rule' | 'field'): void {

@@ -70,7 +70,7 @@ function watchLayers(layers: string[], out: string): Promise<number> {
       });
     };
     const watchers = layers.map((dir) =>
-      watch(dir, () => {
+      watch(dir, { recursive: true }, () => {
         clearTimeout(timer);
         timer = setTimeout(rebuild, 150);
       }),
