@@ -1,0 +1,286 @@
+/**
+ * How much of real files a rule set explains.
+ *
+ *   npm run coverage:corpus -- <folder or file>... [--layer <dir>]... [--no-builtin] [--pvf-version V] [--json] [--top N]
+ *
+ * Each folder is opened as a workspace rooted there (so `.lst` registries and `.str` tables inside it
+ * resolve references and placeholders, as the server would); a file given alone is explained at its
+ * name, without references. Every script file is explained with all its annotations, then counted per
+ * file type:
+ *
+ * - tags: opening tags; one is explained when the tag itself, or a value before the next tag, carries
+ *   an annotation that says something (a title, content or label);
+ * - values: value tokens; one is explained only by an annotation on that token (a token or range rule,
+ *   or a runtime link/placeholder) — a note on the section does not say what its values are;
+ * - enums: enum annotations whose value has a label; references: reference annotations that resolved;
+ * - warnings: what the lexer and the view reported;
+ * - the tags left unexplained, most frequent first.
+ *
+ * The builtin layer comes first unless --no-builtin is given; --layer adds layers after it. Files that
+ * are not scripts (images, string tables, binary) are counted as skipped.
+ */
+import { readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { compileLayers } from '../build/compile-layers.js';
+import { formatProblem } from '../build/problems.js';
+import { openBuiltBundle, type Bundle } from '../runtime/bundle/load-bundle.js';
+import { createExplainCache, explainFile, type ExplainCache } from '../runtime/explain/explain-file.js';
+import type { ExplainOutputAnnotation } from '../runtime/explain/explain-schema.js';
+import { MAX_EXPLAIN_LIMIT } from '../runtime/explain/explain-schema.js';
+import { normalizeText } from '../runtime/explain/normalize-text.js';
+import { parseScriptView } from '../runtime/explain/parse-script-view.js';
+import { openDirectoryWorkspace } from '../runtime/workspace/open-directory-workspace.js';
+import type { Workspace } from '../runtime/workspace/workspace.js';
+import { DEFAULT_LAYER } from './coverage-rules.js';
+
+export interface TypeCoverage {
+  extension: string;
+  files: number;
+  tags: number;
+  tagsExplained: number;
+  values: number;
+  valuesExplained: number;
+  enums: number;
+  enumsLabelled: number;
+  references: number;
+  referencesResolved: number;
+  warnings: number;
+  /** Unexplained tag name (lower case) → how often. */
+  uncovered: Map<string, number>;
+}
+
+export interface FileCoverage {
+  path: string;
+  extension: string;
+  tags: number;
+  tagsExplained: number;
+  values: number;
+  valuesExplained: number;
+  enums: number;
+  enumsLabelled: number;
+  references: number;
+  referencesResolved: number;
+  warnings: number;
+  uncovered: string[];
+}
+
+/** The file type a path counts under: its last extension, lower case ("" for none). */
+export function fileType(archivePath: string): string {
+  const name = archivePath.slice(archivePath.lastIndexOf('/') + 1);
+  const dot = name.lastIndexOf('.');
+  return dot <= 0 ? '' : name.slice(dot).toLowerCase();
+}
+
+function saysSomething(a: ExplainOutputAnnotation): boolean {
+  return a.title.trim() !== '' || a.content.trim() !== '' || (a.valueLabel ?? '') !== '' || a.blocks.some((b) => b.content.trim() !== '');
+}
+
+/** Counts one explained file against its own view (the same normalised text the offsets refer to). */
+export function measureFile(archivePath: string, text: string, annotations: readonly ExplainOutputAnnotation[], warnings: number): FileCoverage {
+  const view = parseScriptView(normalizeText(text));
+  const informative = annotations.filter(saysSomething);
+  const tagSpans = new Set(informative.filter((a) => a.tokenIndex === null).map((a) => `${a.range.start}:${a.range.end}`));
+  const tokenRanges = informative.filter((a) => a.tokenIndex !== null).map((a) => a.range);
+  tokenRanges.sort((a, b) => a.start - b.start);
+
+  // Values: a token is explained when a token annotation's range covers it (ranges may span tokens).
+  const explainedSections = new Set<number>();
+  let valuesExplained = 0;
+  let cursor = 0;
+  const active: { start: number; end: number }[] = [];
+  for (const token of view.tokens) {
+    while (cursor < tokenRanges.length && tokenRanges[cursor]!.start <= token.start) active.push(tokenRanges[cursor++]!);
+    const covered = active.some((r) => r.start <= token.start && r.end >= token.end);
+    if (covered) {
+      valuesExplained += 1;
+      explainedSections.add(token.sectionId);
+    }
+  }
+  let tagsExplained = 0;
+  const uncovered: string[] = [];
+  for (const section of view.sections) {
+    if (tagSpans.has(`${section.start}:${section.end}`) || explainedSections.has(section.id)) tagsExplained += 1;
+    else uncovered.push(section.name.toLowerCase());
+  }
+  const enums = informative.filter((a) => a.type === 'enum');
+  const references = annotations.filter((a) => a.reference !== undefined);
+  return {
+    path: archivePath,
+    extension: fileType(archivePath),
+    tags: view.sections.length,
+    tagsExplained,
+    values: view.tokens.length,
+    valuesExplained,
+    enums: enums.length,
+    enumsLabelled: enums.filter((a) => a.valueLabel !== undefined && a.unknownValue === undefined).length,
+    references: references.length,
+    referencesResolved: references.filter((a) => a.reference?.resolutionStatus === 'resolved').length,
+    warnings,
+    uncovered,
+  };
+}
+
+async function* scriptPaths(workspace: Workspace, dir = ''): AsyncGenerator<string> {
+  const view = await workspace.view();
+  for (const entry of view.listDirectory(dir)) {
+    if (entry.kind === 'directory') yield* scriptPaths(workspace, entry.path);
+    else yield entry.path;
+  }
+}
+
+/** Explains every script of a workspace with all its annotations (every page). */
+export async function measureWorkspace(bundle: Bundle, workspace: Workspace, cache: ExplainCache = createExplainCache()): Promise<{ files: FileCoverage[]; skipped: number }> {
+  const files: FileCoverage[] = [];
+  let skipped = 0;
+  for await (const filePath of scriptPaths(workspace)) {
+    const view = await workspace.view();
+    const text = view.readText(filePath);
+    if (!text.isScript) {
+      skipped += 1;
+      continue;
+    }
+    const annotations: ExplainOutputAnnotation[] = [];
+    let cursor: string | undefined;
+    let warnings = 0;
+    do {
+      const page = await explainFile({
+        bundle,
+        workspace,
+        cache,
+        input: { workspaceId: workspace.workspaceId, expectedRevision: view.revision, filePath, limit: MAX_EXPLAIN_LIMIT, ...(cursor ? { cursor } : {}) },
+      });
+      if (cursor === undefined) warnings = page.warnings.filter((w) => w.code !== 'UNKNOWN_PVF_VERSION').length;
+      annotations.push(...page.annotations);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    files.push(measureFile(filePath, text.text, annotations, warnings));
+  }
+  return { files, skipped };
+}
+
+export function summarise(files: readonly FileCoverage[]): TypeCoverage[] {
+  const byType = new Map<string, TypeCoverage>();
+  for (const f of files) {
+    let t = byType.get(f.extension);
+    if (!t) {
+      t = { extension: f.extension, files: 0, tags: 0, tagsExplained: 0, values: 0, valuesExplained: 0, enums: 0, enumsLabelled: 0, references: 0, referencesResolved: 0, warnings: 0, uncovered: new Map() };
+      byType.set(f.extension, t);
+    }
+    t.files += 1;
+    t.tags += f.tags;
+    t.tagsExplained += f.tagsExplained;
+    t.values += f.values;
+    t.valuesExplained += f.valuesExplained;
+    t.enums += f.enums;
+    t.enumsLabelled += f.enumsLabelled;
+    t.references += f.references;
+    t.referencesResolved += f.referencesResolved;
+    t.warnings += f.warnings;
+    for (const name of f.uncovered) t.uncovered.set(name, (t.uncovered.get(name) ?? 0) + 1);
+  }
+  return [...byType.values()].sort((a, b) => b.files - a.files || (a.extension < b.extension ? -1 : 1));
+}
+
+export function totalOf(types: readonly TypeCoverage[]): TypeCoverage {
+  const total: TypeCoverage = { extension: '(all)', files: 0, tags: 0, tagsExplained: 0, values: 0, valuesExplained: 0, enums: 0, enumsLabelled: 0, references: 0, referencesResolved: 0, warnings: 0, uncovered: new Map() };
+  for (const t of types) {
+    for (const key of ['files', 'tags', 'tagsExplained', 'values', 'valuesExplained', 'enums', 'enumsLabelled', 'references', 'referencesResolved', 'warnings'] as const) total[key] += t[key];
+    for (const [name, n] of t.uncovered) total.uncovered.set(`${t.extension} [${name}]`, n);
+  }
+  return total;
+}
+
+const pct = (n: number, of: number) => (of === 0 ? '—' : `${((100 * n) / of).toFixed(1)} %`);
+
+function topUncovered(t: TypeCoverage, top: number): string {
+  return [...t.uncovered.entries()]
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .slice(0, top)
+    .map(([name, n]) => `[${name}]×${n}`)
+    .join(' ');
+}
+
+export function formatReport(types: readonly TypeCoverage[], top: number, skipped: number): string {
+  const rows = [...types, totalOf(types)];
+  const lines = ['| type | files | tags | tags explained | values | values explained | enums labelled | references resolved | warnings |', '|---|---:|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const t of rows) {
+    lines.push(
+      `| ${t.extension || '(none)'} | ${t.files} | ${t.tags} | ${pct(t.tagsExplained, t.tags)} | ${t.values} | ${pct(t.valuesExplained, t.values)} | ${pct(t.enumsLabelled, t.enums)} of ${t.enums} | ${pct(t.referencesResolved, t.references)} of ${t.references} | ${t.warnings} |`,
+    );
+  }
+  lines.push('', `skipped (not scripts): ${skipped}`, '', 'Unexplained tags, most frequent first:');
+  for (const t of types) {
+    const names = topUncovered(t, top);
+    if (names) lines.push(`- ${t.extension || '(none)'}: ${names}`);
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      layer: { type: 'string', multiple: true },
+      'no-builtin': { type: 'boolean' },
+      'pvf-version': { type: 'string' },
+      json: { type: 'boolean' },
+      top: { type: 'string' },
+    },
+  });
+  const targets: { root: string; file?: string }[] = [];
+  for (const arg of positionals) {
+    const info = await stat(arg).catch(() => null);
+    if (!info) {
+      process.stderr.write(`coverage:corpus: ${arg} does not exist\n`);
+      return 2;
+    }
+    if (info.isDirectory()) targets.push({ root: path.resolve(arg) });
+    else if (!/\.(md|txt)$/i.test(arg)) targets.push({ root: path.dirname(path.resolve(arg)), file: path.basename(arg) });
+  }
+  if (targets.length === 0) {
+    process.stderr.write('usage: npm run coverage:corpus -- <folder or file>... [--layer <dir>]... [--no-builtin] [--pvf-version V] [--json] [--top N]\n');
+    return 2;
+  }
+  const layers = [...(values['no-builtin'] ? [] : [DEFAULT_LAYER]), ...(values.layer ?? [])];
+  const compiled = await compileLayers(layers);
+  if (!compiled.ok) {
+    process.stderr.write(`the layers do not compile:\n${compiled.problems.map(formatProblem).join('\n')}\n`);
+    return 1;
+  }
+  const bundle = openBuiltBundle(compiled.bundle.files);
+  const files: FileCoverage[] = [];
+  let skipped = 0;
+  const byRoot = new Map<string, Set<string> | null>();
+  for (const t of targets) {
+    const current = byRoot.get(t.root);
+    if (t.file === undefined || current === null) byRoot.set(t.root, null);
+    else byRoot.set(t.root, (current ?? new Set()).add(t.file));
+  }
+  for (const [root, only] of byRoot) {
+    const workspace = await openDirectoryWorkspace({ workspaceId: 'corpus', name: path.basename(root), root, pvfVersion: values['pvf-version'] ?? '' });
+    try {
+      const result = await measureWorkspace(bundle, workspace);
+      files.push(...result.files.filter((f) => only === null || only === undefined || only.has(f.path)));
+      skipped += result.skipped;
+    } finally {
+      await workspace.close();
+    }
+  }
+  const types = summarise(files);
+  if (values.json) {
+    const plain = (t: TypeCoverage) => ({ ...t, uncovered: Object.fromEntries([...t.uncovered].sort((a, b) => b[1] - a[1])) });
+    process.stdout.write(`${JSON.stringify({ types: types.map(plain), total: plain(totalOf(types)), files, skipped }, null, 2)}\n`);
+  } else {
+    process.stdout.write(`${formatReport(types, Number(values.top ?? 12), skipped)}\n`);
+  }
+  return 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  process.exitCode = await main().catch((error: unknown) => {
+    process.stderr.write(`coverage:corpus failed: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  });
+}
