@@ -26,6 +26,9 @@ export const TargetInputSchema = z.strictObject({
   contextIndex: int().optional(),
   imagePathToken: int().optional(),
   imageIndexToken: int().optional(),
+  // pvfdoc extensions (docs/rule-layers.md "Format extensions"): where the section must sit.
+  parent: str().optional(),
+  notInside: z.array(str()).optional(),
 });
 
 export const AnnotationInputSchema = z.strictObject({
@@ -36,7 +39,13 @@ export const AnnotationInputSchema = z.strictObject({
   relation: str().optional(),
   pathRoot: str().optional(),
   inlineImage: z.boolean('expected true or false').optional(),
+  // pvfdoc extensions: values with a fixed meaning (enum/reference), and per-column titles of records.
+  sentinels: z.record(z.string(), str()).optional(),
+  columns: z.array(str()).optional(),
 });
+
+/** How far a builtin definition can be trusted (pvfdoc extension; docs/builtin-layer.md "Trust"). */
+export const TrustInputSchema = z.enum(['confirmed', 'likely', 'unverified'], 'expected "confirmed", "likely" or "unverified"');
 
 export const PreviewInputSchema = z.strictObject({
   provider: str().optional(),
@@ -57,6 +66,8 @@ export const RuleInputSchema = z.strictObject({
   target: TargetInputSchema.optional(),
   annotation: AnnotationInputSchema.optional(),
   group: str().optional(),
+  trust: TrustInputSchema.optional(),
+  sources: z.array(str()).optional(),
 });
 
 export const FieldInputSchema = z.strictObject({
@@ -66,6 +77,8 @@ export const FieldInputSchema = z.strictObject({
   target: TargetInputSchema.optional(),
   annotation: AnnotationInputSchema.optional(),
   preview: PreviewInputSchema.optional(),
+  trust: TrustInputSchema.optional(),
+  sources: z.array(str()).optional(),
 });
 
 export const RelationInputSchema = z.strictObject({
