@@ -81,8 +81,12 @@ function saysSomething(a: ExplainOutputAnnotation): boolean {
 export function measureFile(archivePath: string, text: string, annotations: readonly ExplainOutputAnnotation[], warnings: number): FileCoverage {
   const view = parseScriptView(normalizeText(text));
   const informative = annotations.filter(saysSomething);
-  const tagSpans = new Set(informative.filter((a) => a.tokenIndex === null).map((a) => `${a.range.start}:${a.range.end}`));
-  const tokenRanges = informative.filter((a) => a.tokenIndex !== null).map((a) => a.range);
+  // A note on a tag has exactly the tag's span; everything else (token and range rules, runtime list
+  // rows and placeholders, which may carry no token index) is about the values it covers.
+  const sectionSpans = new Set(view.sections.map((s) => `${s.start}:${s.end}`));
+  const onTag = (a: ExplainOutputAnnotation) => sectionSpans.has(`${a.range.start}:${a.range.end}`);
+  const tagSpans = new Set(informative.filter(onTag).map((a) => `${a.range.start}:${a.range.end}`));
+  const tokenRanges = informative.filter((a) => !onTag(a)).map((a) => a.range);
   tokenRanges.sort((a, b) => a.start - b.start);
 
   // Values: a token is explained when a token annotation's range covers it (ranges may span tokens).
