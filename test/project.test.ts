@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { ESLint } from 'eslint';
@@ -22,16 +22,21 @@ describe('project checks', () => {
   });
 
   it('refuses an import of build/ from runtime/', async () => {
-    const dir = path.join(ROOT, 'runtime/__boundary_probe__');
-    await mkdir(dir, { recursive: true });
-    const file = path.join(dir, 'probe.ts');
-    try {
-      await writeFile(file, "import { compileLayers } from '../../build/compile-layers.js';\nexport const probe = compileLayers;\n");
-      const [result] = await new ESLint({ cwd: ROOT }).lintFiles([file]);
-      expect(result?.messages.map((m) => m.ruleId)).toContain('no-restricted-imports');
-    } finally {
-      await rm(dir, { recursive: true, force: true });
+    // Linted as text under a path inside runtime/: nothing is written into the source tree.
+    const filePath = path.join(ROOT, 'runtime/__boundary_probe__/probe.ts');
+    const code = "import { compileLayers } from '../../build/compile-layers.js';\nexport const probe = compileLayers;\n";
+    const [result] = await new ESLint({ cwd: ROOT }).lintText(code, { filePath });
+    expect(result?.messages.map((m) => m.ruleId)).toContain('no-restricted-imports');
+  });
+
+  it('has no test that reads ../shared (no user has it; tests use copies in test/fixtures)', async () => {
+    const { stdout } = await run('git', ['ls-files', '-co', '--exclude-standard', 'test', 'vitest.config.ts'], { cwd: ROOT });
+    const offenders: string[] = [];
+    for (const file of stdout.split('\n').filter((f) => /\.(ts|mts|js|mjs)$/.test(f) && f !== 'test/project.test.ts')) {
+      const text = await readFile(path.join(ROOT, file), 'utf8');
+      if (/\.\.\/shared\b|['"`/]shared\/(fixtures|corpus|sources|docs)\b/.test(text)) offenders.push(file);
     }
+    expect(offenders).toEqual([]);
   });
 
   it('reports the package version as the engine version', async () => {

@@ -190,8 +190,6 @@ describe('fuzz: mutated archives end in a typed error or a correct read', () => 
       expect(totals.failedOpen).toBeGreaterThan(100);
       expect(totals.opened).toBeGreaterThan(100);
       expect(totals.readErrors).toBeGreaterThan(10);
-      expect(slowest).toBeLessThan(1000);
-      expect(elapsed).toBeLessThan(15_000);
       expect(process.memoryUsage().rss).toBeLessThan(2 * 1024 * 1024 * 1024);
     });
   }

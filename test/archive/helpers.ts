@@ -1,5 +1,5 @@
 /**
- * Shared inputs of the archive tests: the shared vectors and samples, temp folders, a seeded PRNG and
+ * Shared inputs of the archive tests: the vectors and samples of test/fixtures, temp folders, a seeded PRNG and
  * the "read everything" walk used by the fuzz and bad-input tests.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,9 +8,10 @@ import path from 'node:path';
 import { isPvfdocError, type PvfdocError } from '../../runtime/errors.js';
 import type { ClassicArchive } from '../../runtime/archive/classic-archive.js';
 
-export const SHARED = path.resolve(import.meta.dirname, '../../../shared');
-export const VECTORS = path.join(SHARED, 'fixtures/vectors');
-export const SAMPLES = path.join(SHARED, 'fixtures/samples');
+/** Copies of the golden vectors and real samples, with their README and PROVENANCE.md beside them. */
+export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+export const VECTORS = path.join(FIXTURES, 'vectors');
+export const SAMPLES = path.join(FIXTURES, 'samples');
 export const EXAMPLE_PVF = path.join(VECTORS, 'example.pvf');
 export const NKPI_PVF = path.join(VECTORS, 'nkpi-standard.pvf');
 export const EXAMPLE_SHA256 = 'c5070bd85c2a0d6486c5a7f13eeb48bf515301e7754dc4ba89fa39b06f5746bf';

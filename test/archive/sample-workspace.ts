@@ -1,5 +1,5 @@
 /**
- * The real samples of ../shared/fixtures/samples as a small workspace, in both kinds: a classic archive
+ * The real samples of test/fixtures/samples as a small workspace, in both kinds: a classic archive
  * (built with the test writer) and a folder holding that archive's canonical texts. Used by the
  * contract-parity, samples-explained and explain-token tests.
  *
@@ -21,7 +21,7 @@ import { SAMPLES } from './helpers.js';
 
 export const BUILTIN_LAYER = path.resolve(import.meta.dirname, '../../rules/builtin');
 
-/** Sample file (under ../shared/fixtures/samples) → archive path (90US layout). */
+/** Sample file (under test/fixtures/samples) → archive path (90US layout). */
 export const SAMPLE_PATHS: [sample: string, archivePath: string][] = [
   ['godof/test/102010612.equ', 'equipment/character/fighter/weapon/102010612.equ'],
   ['godof/test/earthbreak.skl', 'skill/fighter/earthbreak.skl'],

@@ -1,6 +1,6 @@
 /**
  * The real samples packed into an archive and explained (issue 4, "Must show"): the samples of
- * ../shared/fixtures/samples with `.lst` registries and a `.str` table are written into a Script.pvf
+ * test/fixtures/samples with `.lst` registries and a `.str` table are written into a Script.pvf
  * (test writer), opened the way `--workspace main=Script.pvf --pvf-version 90US` opens it, and explained
  * over MCP with the builtin rules: names, enum labels (rarity, job, stackable type), a skill reference
  * resolved through the contextual relation to the skill's file and name, string links resolved from

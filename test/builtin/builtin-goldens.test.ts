@@ -1,6 +1,6 @@
 /**
  * The builtin layer on example scripts (issue 5, "Must show"): one small script per file type of the
- * facts table (../shared/docs/pvf-tag-facts.md), written from the facts' layouts, in two folder
+ * facts table (pvf-tag-facts.md, the sourced facts the layer was written from), written from the facts' layouts, in two folder
  * workspaces — test/golden/builtin/workspace (90US layout: `monster/monster.lst` next to
  * `monster/goblin.mob`) and test/golden/builtin/workspace-110us (110US: registries under `list/`,
  * rows from the archive root, 110US-only facts). Every file of both is explained through explainFile

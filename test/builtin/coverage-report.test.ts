@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { coverageReport, formatCoverageReport, main, readCoverageMap, reportPasses, rowExtension, rowTagMatchers, type CoverageReport } from '../../scripts/coverage-rules.js';
 import { COVERAGE_MAP } from './helpers.js';
 
-/** The file types of ../shared/docs/pvf-tag-facts.md §1–§23 that take section rules (.lst, .str, .tbl and .lay only get path notes). */
+/** The file types of the facts table (pvf-tag-facts.md) §1–§23 that take section rules (.lst, .str, .tbl and .lay only get path notes). */
 const FACT_FILE_TYPES = ['.equ', '.stk', '.skl', '.chr', '.mob', '.atk', '.obj', '.act', '.ani', '.als', '.ptl', '.pet', '.ora', '.til', '.npc', '.shp', '.dgn', '.map', '.twn', '.wdm', '.rgn', '.mm', '.qst', '.etc', '.co', '.aic', '.ai', '.key', '.dl'];
 
 let report: CoverageReport;

@@ -1,6 +1,6 @@
 /**
  * Shared helpers of the builtin-layer tests: the compiled builtin layer, the example workspaces of
- * test/golden/builtin, the real samples of ../shared/fixtures/samples, and the golden rendering of
+ * test/golden/builtin, the real samples of test/fixtures/samples, and the golden rendering of
  * explain results (one line per annotation, like test/golden/explain, but without rule contents: the
  * builtin contents are long source notes, and the goldens are about which rule hits which token).
  */
@@ -19,8 +19,8 @@ export const GOLDEN_ROOT = fileURLToPath(new URL('../golden/builtin/', import.me
 export const WORKSPACE_90US = path.join(GOLDEN_ROOT, 'workspace');
 /** 110US layout: registries under list/, list rows relative to the archive root. */
 export const WORKSPACE_110US = path.join(GOLDEN_ROOT, 'workspace-110us');
-/** The shared real samples (CI has ../shared at the same place). */
-export const SAMPLES_ROOT = fileURLToPath(new URL('../../../shared/fixtures/samples/', import.meta.url));
+/** The real samples, copied with their PROVENANCE.md into test/fixtures/samples. */
+export const SAMPLES_ROOT = fileURLToPath(new URL('../fixtures/samples/', import.meta.url));
 
 let builtin: Promise<Bundle> | undefined;
 

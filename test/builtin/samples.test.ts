@@ -1,5 +1,5 @@
 /**
- * The real samples of ../shared/fixtures/samples (see PROVENANCE.md there) explained with the builtin
+ * The real samples of test/fixtures/samples (see PROVENANCE.md there) explained with the builtin
  * rules (issue 5, "Must show"): a golden per sample in test/golden/builtin/samples/, and the check
  * that "every section in them that the facts table documents is annotated, and nothing is annotated
  * that the facts do not support", through the coverage map (rules/builtin.coverage.json):
@@ -17,7 +17,7 @@
  * the gaps the samples show are listed. The samples are explained at a 90US-layout path without a
  * workspace: references show which relation and context they would use (`unsupported`).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../runtime/bundle/load-bundle.js';
@@ -25,7 +25,7 @@ import { annotateScript, pathContext, type ExplainAnnotation } from '../../runti
 import { readCoverageMap, rowExtension, rowTagMatchers, type CoverageRow } from '../../scripts/coverage-rules.js';
 import { builtinBundle, COVERAGE_MAP, extensionOf, formatGolden, GOLDEN_ROOT, SAMPLES_ROOT } from './helpers.js';
 
-/** Sample (under ../shared/fixtures/samples) → the archive path it is explained at (90US layout). */
+/** Sample (under test/fixtures/samples) → the archive path it is explained at (90US layout). */
 const SAMPLES: [sample: string, archivePath: string][] = [
   ['godof/test/102010612.equ', 'equipment/character/fighter/weapon/102010612.equ'],
   ['godof/test/earthbreak.skl', 'skill/fighter/earthbreak.skl'],
@@ -77,7 +77,7 @@ function mapId(id: string): string {
   return id.startsWith('field:') ? id.slice('field:'.length) : id;
 }
 
-describe.skipIf(!existsSync(SAMPLES_ROOT))('the real samples of ../shared/fixtures/samples', () => {
+describe('the real samples of test/fixtures/samples', () => {
   it.each(SAMPLES)('%s', async (sample, archivePath) => {
     const text = readFileSync(path.join(SAMPLES_ROOT, sample), 'utf8');
     const ext = extensionOf(archivePath);
@@ -129,7 +129,7 @@ describe.skipIf(!existsSync(SAMPLES_ROOT))('the real samples of ../shared/fixtur
     const golden = path.join(GOLDEN_ROOT, 'samples', `${path.posix.basename(sample, extensionOf(sample))}.explain.txt`);
     await expect(
       formatGolden({
-        title: [`real sample ${sample} (../shared/fixtures/samples, see PROVENANCE.md)`, `explained as ${archivePath}, version "90US", no workspace (references unresolved)`],
+        title: [`real sample ${sample} (test/fixtures/samples, see PROVENANCE.md)`, `explained as ${archivePath}, version "90US", no workspace (references unresolved)`],
         text: result.view.text,
         annotations: result.annotations.map((a) => ({ ...a })),
         warnings: result.warnings,

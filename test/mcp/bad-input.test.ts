@@ -98,11 +98,9 @@ function bytesOf(result: CallToolResult): number {
   return Buffer.byteLength(JSON.stringify(result));
 }
 
-/** A bad request: the code it must fail with (null = refused by the input schema), answered in time and bounded. */
+/** A bad request: the code it must fail with (null = refused by the input schema), and a bounded answer. */
 async function expectRefused(tool: string, args: Record<string, unknown>, code: string | null): Promise<CallToolResult> {
-  const started = performance.now();
   const error = await callError(conn.client, tool, args);
-  expect(performance.now() - started, `${tool} took too long`).toBeLessThan(5_000);
   expect(error.code, `${tool} ${JSON.stringify(args).slice(0, 200)}: ${error.text.slice(0, 300)}`).toBe(code);
   if (code === null) expect(error.text).toMatch(/Input validation error/);
   else expect((error.result._meta?.[ERROR_META_KEY] as { hint: string | null } | undefined)?.hint).toBeTruthy();

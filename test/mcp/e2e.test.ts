@@ -81,13 +81,13 @@ describe('pvfdoc serve over stdio', () => {
     const client = new Client({ name: 'e2e-stdio', version: '1.0.0' });
     await client.connect(transport);
     await exercise(client);
-    const started = Date.now();
     await client.close();
-    expect(Date.now() - started).toBeLessThan(1900);
     const lines = stderr.trim().split('\n');
     expect(lines.every((l) => l.startsWith('[pvfdoc] ')), stderr).toBe(true);
     expect(stderr).toContain('[pvfdoc] [stdio] serving MCP on stdio');
     expect(stderr).toContain('[pvfdoc] [serve] shutting down');
+    // Closing stdin alone ends it: the SDK only signals a server that is still running after 2 s.
+    expect(stderr).not.toMatch(/shutting down \(SIG/);
   });
 });
 

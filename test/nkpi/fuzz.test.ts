@@ -165,8 +165,6 @@ describe('fuzz: mutated nkpi archives end in a typed error or a read', () => {
       if (process.env.FUZZ_REPORT) console.log(base.name, JSON.stringify(totals), `slowest ${slowest.toFixed(1)} ms`, `total ${elapsed.toFixed(0)} ms`);
       expect(totals.failedOpen).toBeGreaterThan(100);
       expect(totals.opened).toBeGreaterThan(50);
-      expect(slowest).toBeLessThan(1000);
-      expect(elapsed).toBeLessThan(20_000);
     });
   }
 

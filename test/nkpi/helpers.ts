@@ -1,5 +1,5 @@
 /**
- * Shared inputs of the nkpi tests: the shared vector, the zlib 1.2.13 streams it was made with (so the
+ * Shared inputs of the nkpi tests: the vector of test/fixtures/vectors, the zlib 1.2.13 streams it was made with (so the
  * writer can reproduce it byte for byte), temp folders and the PvfdocError catchers.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -9,8 +9,7 @@ import { inflateSync } from 'node:zlib';
 import { isPvfdocError, type PvfdocError } from '../../runtime/errors.js';
 import { LCG_ALT, LCG_MAIN, STANDARD_KEYS, xorKeystream } from '../../runtime/nkpi/keystream.js';
 
-export const SHARED = path.resolve(import.meta.dirname, '../../../shared');
-export const NKPI_PVF = path.join(SHARED, 'fixtures/vectors/nkpi-standard.pvf');
+export const NKPI_PVF = path.resolve(import.meta.dirname, '../fixtures/vectors/nkpi-standard.pvf');
 export const NKPI_SHA256 = '8f8c5e9482d5f9cedb1db2b7e3f91aef7475e8f648365b23d0d490e65b6e6041';
 export const NKPI_ALTERNATE_SHA256 = 'ad78e3426f63b60e7d5d9ae8d6ee1024c03a901e1b2ffd56437869b7cbd55bf8';
 export const NKPI_ALTERNATE_HEADER = '2225e8332c0158c24719739aaa50009990a7e0c2f0e3bcf2d52b8c49def0895e8a354e9ec812e5e9a3c7d2692cc227be';

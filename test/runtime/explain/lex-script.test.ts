@@ -112,12 +112,11 @@ describe('lexScript: robustness', () => {
     fc.assert(fc.property(fc.string({ unit: scriptUnit, maxLength: 120 }), checkInvariants), { numRuns: 1000 });
   });
 
-  it('stays fast on long runs of unclosed [ and { markers', () => {
-    const started = performance.now();
-    lexScript('['.repeat(200_000));
-    lexScript('{5='.repeat(100_000));
-    lexScript(`${'{'.repeat(200_000)}}`);
-    lexScript(`${'{5=`'.repeat(50_001)}}`);
-    expect(performance.now() - started).toBeLessThan(5_000);
+  it('lexes long runs of unclosed [ and { markers to the end of the input', () => {
+    // Each input is one unterminated construct: the lexer must reach the end, not give up or backtrack.
+    for (const text of ['['.repeat(200_000), '{5='.repeat(100_000), `${'{'.repeat(200_000)}}`, `${'{5=`'.repeat(50_001)}}`]) {
+      const { tokens, warnings } = lexScript(text);
+      expect(Math.max(tokens.at(-1)?.end ?? 0, warnings.at(-1)?.end ?? 0), text.slice(0, 8)).toBe(text.trimEnd().length);
+    }
   });
 });

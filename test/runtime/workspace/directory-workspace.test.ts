@@ -129,16 +129,14 @@ describe('folder workspace', () => {
     expect(await errorCode(() => view.readText('sub/a.equ'))).toBe('STALE_WORKSPACE');
   });
 
-  it(`refuses files over ${MAX_WORKSPACE_FILE_BYTES} bytes quickly with RESPONSE_TOO_LARGE`, async () => {
+  it(`refuses files over ${MAX_WORKSPACE_FILE_BYTES} bytes by their size with RESPONSE_TOO_LARGE`, async () => {
     const { workspace } = await open({ 'big.equ': Buffer.alloc(MAX_WORKSPACE_FILE_BYTES + 1, 0x31), 'small.equ': '1' });
     const view = await workspace.view();
     expect(view.listDirectory('').find((e) => e.name === 'big.equ')?.size).toBe(MAX_WORKSPACE_FILE_BYTES + 1);
-    const started = Date.now();
     const error = await caught(() => view.readText('big.equ'));
     expect(error.code).toBe('RESPONSE_TOO_LARGE');
     expect(error.data).toMatchObject({ size: MAX_WORKSPACE_FILE_BYTES + 1, limit: MAX_WORKSPACE_FILE_BYTES });
     expect(await errorCode(() => view.readBytes('big.equ'))).toBe('RESPONSE_TOO_LARGE');
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   it('a missing folder gives archiveOpen false and NO_ARCHIVE, and opens once it exists', async () => {
