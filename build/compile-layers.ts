@@ -37,7 +37,7 @@ export type CompileResult =
 export async function compileLayers(dirs: readonly string[]): Promise<CompileResult> {
   const { layers, problems } = await loadLayers(dirs);
   if (dirs.length === 0) {
-    problems.push({ severity: 'error', layer: '', file: '', path: '', message: 'no layers given; pass --layer <dir> at least once (e.g. --layer rules/builtin)' });
+    problems.push({ severity: 'error', layer: '', file: '', path: '', message: 'no layers given; drop --no-builtin to use the builtin layer, or pass --layer <dir> at least once' });
   }
   if (hasErrors(problems)) return { ok: false, problems };
   problems.push(...validateLayers(layers));

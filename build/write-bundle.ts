@@ -1,4 +1,4 @@
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { CURRENT_POINTER } from '../runtime/bundle/constants.js';
 import { PvfdocError } from '../runtime/errors.js';
@@ -12,6 +12,7 @@ export async function writeBundle(snapshotsDir: string, bundle: BuiltBundle, opt
   const finalDir = path.join(snapshotsDir, bundle.rulesRevision);
   try {
     await mkdir(snapshotsDir, { recursive: true });
+    await removeStaleTemporaries(snapshotsDir);
     if (!(await exists(finalDir))) {
       const tmpDir = path.join(snapshotsDir, `.tmp-${bundle.rulesRevision}-${process.pid}-${Date.now()}`);
       await mkdir(tmpDir);
@@ -39,6 +40,39 @@ export async function setCurrentRevision(snapshotsDir: string, revision: string)
   const tmp = path.join(snapshotsDir, `.${CURRENT_POINTER}.tmp-${process.pid}-${Date.now()}`);
   await writeFile(tmp, `${revision}\n`);
   await rename(tmp, path.join(snapshotsDir, CURRENT_POINTER));
+}
+
+/** `.tmp-<revision>-<pid>-<time>` and `.current.tmp-<pid>-<time>`: what a write in progress leaves. */
+const TEMPORARY = /^\.(?:tmp-[0-9a-f]+|current\.tmp)-(\d+)-(\d+)$/;
+/** A temporary older than this is stale even when its pid has been reused by a live process. */
+const STALE_AFTER_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Removes the temporaries of builds that were killed while writing (their process is gone, or they are
+ * a day old); those of a build running right now are left alone.
+ */
+export async function removeStaleTemporaries(snapshotsDir: string, now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  for (const name of await readdir(snapshotsDir).catch(() => [] as string[])) {
+    const found = TEMPORARY.exec(name);
+    if (!found) continue;
+    const pid = Number(found[1]);
+    const started = Number(found[2]);
+    if (processIsAlive(pid) && now - started < STALE_AFTER_MS) continue;
+    await rm(path.join(snapshotsDir, name), { recursive: true, force: true });
+    removed.push(name);
+  }
+  return removed;
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (cause) {
+    // EPERM: it exists but belongs to someone else.
+    return (cause as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 async function exists(p: string): Promise<boolean> {

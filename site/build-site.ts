@@ -9,7 +9,7 @@
  * foreign snapshot fails before Astro starts.
  */
 import { existsSync } from 'node:fs';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -69,7 +69,7 @@ export function findSiteRoot(from = path.dirname(fileURLToPath(import.meta.url))
     if (existsSync(path.join(nested, 'astro.config.mjs')) && existsSync(path.join(nested, 'src/pages'))) return nested;
     if (path.dirname(dir) === dir) break;
   }
-  throw new SiteBuildError('the site sources (site/astro.config.mjs, site/src/pages) are not part of this installation', 'Build the site from a pvfdoc checkout: npm ci, then npm run site.', 'IO_ERROR');
+  throw new SiteBuildError('the site sources (site/astro.config.mjs, site/src/pages) are not part of this installation', 'The site sources and Astro are not part of the npm package: in a clone of the pvfdoc repository run npm ci, then npm run site -- --snapshot <your snapshots folder>.', 'IO_ERROR');
 }
 
 /** A dev dependency, imported by a name the CLI bundler leaves alone (so it is resolved at run time). */
@@ -94,6 +94,7 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
   await writeFile(path.join(outDir, SITE_STAMP), `${JSON.stringify({ generator: 'pvfdoc site', building: true })}\n`);
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-site-'));
+  const cleanup = [work];
   const saved = { bundle: process.env[ENV_BUNDLE_DIR], changes: process.env[ENV_CHANGES_FILE], telemetry: process.env.ASTRO_TELEMETRY_DISABLED };
   try {
     const changesFile = path.join(work, 'changes.json');
@@ -105,15 +106,29 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const astro = await importDevDependency<typeof AstroModule>('astro');
     const esbuild = await importDevDependency<typeof EsbuildModule>('esbuild');
     const astroStarted = performance.now();
-    await astro.build({
-      root: siteRoot,
-      outDir,
-      base,
-      cacheDir: path.join(work, 'cache'),
-      logLevel: options.logLevel ?? 'warn',
-      // prepareOutDir emptied it already; Astro would also delete the stamp that marks it as ours.
-      vite: { build: { emptyOutDir: false } },
-    });
+    // Astro writes its prerender chunks into outDir and imports them from there; they resolve their
+    // packages (piccolore, …) through node_modules, so they must be written inside the checkout, then moved.
+    const stage = await mkdtemp(path.join(siteRoot, '.build-'));
+    cleanup.push(stage);
+    // Astro puts some of its build files under the working folder (.astro/); run it from the site
+    // folder so that nothing is left where the user stands and those files resolve node_modules.
+    const cwd = process.cwd();
+    process.chdir(siteRoot);
+    cleanup.push(path.join(siteRoot, '.astro', 'pages'));
+    try {
+      await astro.build({
+        root: siteRoot,
+        outDir: stage,
+        base,
+        cacheDir: path.join(work, 'cache'),
+        logLevel: options.logLevel ?? 'warn',
+        // prepareOutDir emptied it already; Astro would also delete the stamp that marks it as ours.
+        vite: { build: { emptyOutDir: false } },
+      });
+    } finally {
+      process.chdir(cwd);
+    }
+    await moveEntries(stage, outDir);
     const astroMs = performance.now() - astroStarted;
 
     const scriptStarted = performance.now();
@@ -141,7 +156,22 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     restoreEnv(ENV_BUNDLE_DIR, saved.bundle);
     restoreEnv(ENV_CHANGES_FILE, saved.changes);
     restoreEnv('ASTRO_TELEMETRY_DISABLED', saved.telemetry);
-    await rm(work, { recursive: true, force: true });
+    for (const dir of cleanup) await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Moves every entry of `from` into `to` (rename; copy where they are on different file systems). */
+async function moveEntries(from: string, to: string): Promise<void> {
+  for (const name of await readdir(from)) {
+    const source = path.join(from, name);
+    const target = path.join(to, name);
+    try {
+      await rename(source, target);
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== 'EXDEV') throw cause;
+      await cp(source, target, { recursive: true });
+      await rm(source, { recursive: true, force: true });
+    }
   }
 }
 

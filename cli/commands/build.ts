@@ -4,15 +4,17 @@ import { compileLayers } from '../../build/compile-layers.js';
 import { writeBundle } from '../../build/write-bundle.js';
 import { formatError, isPvfdocError } from '../../runtime/errors.js';
 import { parseCommandArgs } from '../args.js';
-import { defaultLayers } from '../layers.js';
+import { layerList } from '../layers.js';
 import { printProblems } from '../print-problems.js';
 
-const HELP = `Usage: pvfdoc build [--layer <dir>]... [--out <snapshots dir>] [--watch]
+const HELP = `Usage: pvfdoc build [--layer <dir>]... [--no-builtin] [--out <snapshots dir>] [--watch]
 
-Compiles rule layers (in order, builtin first) into snapshots/<rulesRevision>/ and points
-snapshots/current at it. Invalid input writes nothing and leaves current alone.
-  --layer <dir>   a layer folder (layer.json + annotations.json/lists.json/rendering.json); repeatable.
-                  Default: ./rules/builtin, else the builtin layer shipped with pvfdoc.
+Compiles rule layers into snapshots/<rulesRevision>/ and points snapshots/current at it. The builtin
+layer shipped with pvfdoc always comes first; each --layer follows in the order given, and a later layer
+overrides an earlier one's definition of the same id. Invalid input writes nothing and leaves current alone.
+  --layer <dir>   a layer folder (layer.json + annotations.json, annotations/*.json, lists.json,
+                  rendering.json); repeatable
+  --no-builtin    leave out the builtin layer (then give at least one --layer)
   --out <dir>     snapshots folder (default ./snapshots)
   --watch         rebuild whenever a layer file changes; stop with Ctrl+C`;
 
@@ -20,14 +22,14 @@ export async function run(argv: string[]): Promise<number> {
   const { values } = parseCommandArgs(
     'build',
     argv,
-    { layer: { type: 'string', multiple: true }, out: { type: 'string' }, watch: { type: 'boolean' } },
+    { layer: { type: 'string', multiple: true }, 'no-builtin': { type: 'boolean' }, out: { type: 'string' }, watch: { type: 'boolean' } },
     false,
   );
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  const layers = values.layer ?? defaultLayers();
+  const layers = layerList(values.layer, values['no-builtin']);
   const out = values.out ?? 'snapshots';
   const code = await buildOnce(layers, out);
   if (!values.watch) return code;

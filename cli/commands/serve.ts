@@ -1,10 +1,7 @@
 import { createExplainCache } from '../../runtime/explain/explain-file.js';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { MANIFEST_FILE } from '../../runtime/bundle/constants.js';
-import { loadBundle } from '../../runtime/bundle/load-bundle.js';
 import { createRulesHolder, type RulesHolder } from '../../runtime/bundle/rules-holder.js';
-import { loadCurrentBundle, watchCurrentBundle, type CurrentBundleWatcher } from '../../runtime/bundle/watch-current.js';
+import { watchCurrentBundle, type CurrentBundleWatcher } from '../../runtime/bundle/watch-current.js';
 import { normalizeEncodingName } from '../../runtime/archive/text-encoding.js';
 import { isPvfdocError } from '../../runtime/errors.js';
 import { DEFAULT_HTTP_PORT } from '../../runtime/mcp/constants.js';
@@ -16,6 +13,7 @@ import { serveStdio } from '../../runtime/mcp/serve-stdio.js';
 import { listToolManifest } from '../../runtime/mcp/tool-manifest.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
 import { parseCommandArgs, UsageError } from '../args.js';
+import { openRules } from '../open-snapshot.js';
 
 const HELP = `Usage: pvfdoc serve [options]
 
@@ -23,7 +21,8 @@ Serves the MCP tools (workspace_info, list_files, read_file, pvf_annotation_sear
 pvf_annotation_get, pvf_annotation_explain) over stdio, or Streamable HTTP with --http.
 Logs go to stderr. Stop with Ctrl+C (SIGINT) or SIGTERM.
   --snapshots <dir>          a snapshots folder: serves its current and reloads when current changes
-                             (default ./snapshots); or one bundle folder (holds manifest.json), no reload
+                             (default ./snapshots; when it has no current, the builtin rules shipped
+                             with pvfdoc are served); or one bundle folder (holds manifest.json)
   --workspace <name>=<path>  a folder of decompiled script text, or a classic Script.pvf file,
                              opened read-only; repeatable. name is the workspaceId the tools take
   --pvf-version <V>          client version of the workspaces (e.g. 110US); default: unknown
@@ -69,7 +68,7 @@ export async function run(argv: string[]): Promise<number> {
   }
 
   const log = createStderrLogger();
-  const rules = await openRules(values.snapshots ?? 'snapshots', log);
+  const rules = await openServedRules(values.snapshots, log);
   const versions = rules.holder.current().bundle.manifest.pvfVersions;
   const pvfVersion = values['pvf-version'];
   if (pvfVersion !== undefined && !versions.includes(pvfVersion)) {
@@ -92,7 +91,7 @@ export async function run(argv: string[]): Promise<number> {
     else log('warn', 'workspace', `${spec.name}: ${spec.root} cannot be read: ${info.error ?? 'unknown reason'}`);
     for (const warning of info.warnings ?? []) log('warn', 'workspace', `${spec.name}: ${warning}`);
   }
-  const snapshotsDir = rules.watcher ? { snapshotsDir: values.snapshots ?? 'snapshots' } : {};
+  const snapshotsDir = rules.snapshotsDir !== null ? { snapshotsDir: rules.snapshotsDir } : {};
   const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache(), ...snapshotsDir };
   log('info', 'rules', `serving rulesRevision ${rules.holder.current().bundle.rulesRevision}${rules.watcher ? ' (reloads when current changes)' : ''}`);
 
@@ -165,13 +164,13 @@ function parseHttp(value: string): { host: string; port: number } {
   }
 }
 
-/** A snapshots folder (with current, watched) or one bundle folder (fixed). */
-async function openRules(dir: string, log: Logger): Promise<{ holder: RulesHolder; watcher: CurrentBundleWatcher | null }> {
-  if (existsSync(path.join(dir, MANIFEST_FILE))) {
-    return { holder: createRulesHolder(await loadBundle(dir)), watcher: null };
-  }
-  const holder = createRulesHolder(await loadCurrentBundle(dir));
-  return { holder, watcher: watchCurrentBundle({ snapshotsDir: dir, holder, log }) };
+/** A snapshots folder (its current, watched), one bundle folder (fixed), or the builtin rules (fixed). */
+async function openServedRules(given: string | undefined, log: Logger): Promise<{ holder: RulesHolder; watcher: CurrentBundleWatcher | null; snapshotsDir: string | null }> {
+  const opened = await openRules(given);
+  if (opened.note) log('info', 'rules', opened.note);
+  const holder = createRulesHolder(opened.bundle);
+  const watcher = opened.snapshotsDir === null ? null : watchCurrentBundle({ snapshotsDir: opened.snapshotsDir, holder, log });
+  return { holder, watcher, snapshotsDir: opened.snapshotsDir };
 }
 
 /** The first SIGINT/SIGTERM; later ones are ignored until dispose, so a repeated signal cannot cut the shutdown short. */

@@ -17,7 +17,7 @@ const HELP = `Usage: pvfdoc site [options]
 Builds the static reference site (Chinese UI) from one snapshot: overview, a page per file type,
 section, document, relation, shared fields, changes, and a search that runs the MCP search code in
 the browser over the snapshot's own index. Needs a pvfdoc checkout with its dev dependencies
-(astro, esbuild).
+(git clone, then npm ci): the site sources and Astro are not part of the npm package.
   --snapshot <dir>   a bundle folder (holds manifest.json), or a snapshots folder (uses its current);
                      default ./snapshots
   --out <dir>        where to write the site (default ./site/dist); must be new, empty, or a site
@@ -54,13 +54,19 @@ export async function run(argv: string[]): Promise<number> {
     if (!values.quiet) process.stderr.write(`${line}\n`);
   };
 
+  const { buildSite, findSiteRoot, SiteBuildError } = await import('../../site/build-site.js');
+  try {
+    findSiteRoot();
+  } catch (error) {
+    if (error instanceof SiteBuildError) throw new PvfdocError(error.code, error.message, { hint: error.hint });
+    throw error;
+  }
   // Everything that can be wrong with the input is found before Astro starts.
   const bundle = await loadBundle(await resolveBundleDir(values.snapshot ?? 'snapshots', '--snapshot'));
   const previousDir = values.previous !== undefined ? await resolveBundleDir(values.previous, '--previous') : null;
   const previous = previousDir !== null ? await loadBundle(previousDir) : null;
   const changes = values['no-changes'] ? noChanges('构建时选择了 --no-changes。') : await changesFor(bundle, previous);
 
-  const { buildSite, SiteBuildError } = await import('../../site/build-site.js');
   say(`site: building from snapshot ${bundle.rulesRevision} (${bundle.documents.length} documents)…`);
   try {
     const result = await buildSite({ bundle, outDir: values.out ?? path.join('site', 'dist'), ...(values.base !== undefined ? { base: values.base } : {}), changes });
@@ -80,7 +86,7 @@ export async function run(argv: string[]): Promise<number> {
 async function resolveBundleDir(given: string, option: string): Promise<string> {
   if (!existsSync(given)) {
     throw new PvfdocError('INVALID_BUNDLE', `${option} ${given} does not exist`, {
-      hint: 'Give a bundle folder written by pvfdoc build, or a snapshots folder (npx pvfdoc build --layer rules/builtin makes one).',
+      hint: 'Give a bundle folder written by pvfdoc build, or a snapshots folder ("npx pvfdoc build" makes one).',
       data: { file: given },
     });
   }

@@ -1,21 +1,22 @@
 import { compileLayers } from '../../build/compile-layers.js';
 import { parseCommandArgs } from '../args.js';
-import { defaultLayers } from '../layers.js';
+import { layerList } from '../layers.js';
 import { printProblems } from '../print-problems.js';
 
-const HELP = `Usage: pvfdoc validate [--layer <dir>]...
+const HELP = `Usage: pvfdoc validate [--layer <dir>]... [--no-builtin]
 
-Checks rule layers (in order, builtin first) and reports every problem with its layer, file and JSON
-path. Writes nothing. Exit code 0 when valid, 1 when any layer has an error.
-Default layer: ./rules/builtin, else the builtin layer shipped with pvfdoc.`;
+Checks rule layers and reports every problem with its layer, file and JSON path. Writes nothing.
+Exit code 0 when valid, 1 when any layer has an error.
+  --layer <dir>   a layer folder to check after the builtin layer; repeatable, in order
+  --no-builtin    leave out the builtin layer shipped with pvfdoc (it comes first otherwise)`;
 
 export async function run(argv: string[]): Promise<number> {
-  const { values } = parseCommandArgs('validate', argv, { layer: { type: 'string', multiple: true } }, false);
+  const { values } = parseCommandArgs('validate', argv, { layer: { type: 'string', multiple: true }, 'no-builtin': { type: 'boolean' } }, false);
   if (values.help) {
     process.stdout.write(`${HELP}\n`);
     return 0;
   }
-  const layers = values.layer ?? defaultLayers();
+  const layers = layerList(values.layer, values['no-builtin']);
   const result = await compileLayers(layers);
   printProblems(result.problems);
   if (!result.ok) return 1;

@@ -59,7 +59,7 @@ export async function resolveCurrentBundleDir(snapshotsDir: string): Promise<str
     revision = (await readFile(pointer, 'utf8')).trim();
   } catch (cause) {
     throw new PvfdocError('INVALID_BUNDLE', `no current snapshot: ${pointer} cannot be read`, {
-      hint: 'Build one first: npx pvfdoc build --layer rules/builtin',
+      hint: 'Build one first with "npx pvfdoc build" (add --layer <dir> for your own rules), or leave the snapshot option out to use the builtin rules.',
       data: { file: pointer },
       cause,
     });

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -117,7 +117,7 @@ describe('pvfdoc CLI (dist/pvfdoc.mjs)', () => {
     const layer = path.join(work, 'watched');
     await cp(path.join(ROOT, 'rules/builtin'), layer, { recursive: true });
     const out = path.join(work, 'watch-snapshots');
-    const child = spawn(process.execPath, [CLI, 'build', '--watch', '--layer', layer, '--out', out], { cwd: work });
+    const child = spawn(process.execPath, [CLI, 'build', '--watch', '--no-builtin', '--layer', layer, '--out', out], { cwd: work });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
@@ -144,5 +144,54 @@ describe('pvfdoc CLI (dist/pvfdoc.mjs)', () => {
     } finally {
       child.kill('SIGINT');
     }
+  });
+  it('keeps the builtin layer first when --layer is given, and leaves it out only with --no-builtin', async () => {
+    const mine = path.join(work, 'mine');
+    await mkdir(mine);
+    await writeFile(path.join(mine, 'layer.json'), JSON.stringify({ name: 'mine', kind: 'user' }));
+    const rule = { id: 'mine.note', match: { extensions: ['.equ'] }, target: { kind: 'section', section: 'mine' }, annotation: { title: '我的', type: 'text' } };
+    await writeFile(path.join(mine, 'annotations.json'), JSON.stringify({ version: 1, rules: [rule] }));
+    const both = await pvfdoc(['validate', '--layer', mine], work);
+    expect(both.stdout).toMatch(/valid: 2 layer\(s\)/);
+    const alone = await pvfdoc(['validate', '--no-builtin', '--layer', mine], work);
+    expect(alone.stdout).toMatch(/valid: 1 layer\(s\), 1 rules/);
+    const none = await pvfdoc(['validate', '--no-builtin'], work);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('drop --no-builtin');
+    const missing = await pvfdoc(['build', '--layer', 'no-such-layer'], work);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`looked at ${path.join(work, 'no-such-layer')}`);
+  });
+
+  it('search, get and explain use the builtin rules where there is no snapshot, saying so once', async () => {
+    const empty = await mkdtemp(path.join(work, 'empty-'));
+    const search = await pvfdoc(['search', '--json', '稀有度'], empty);
+    expect(search.code).toBe(0);
+    expect(search.stderr.match(/using the builtin rules shipped with pvfdoc/g)).toHaveLength(1);
+    const found = SearchOutputSchema.parse(JSON.parse(search.stdout));
+    expect(found.items.length).toBeGreaterThan(0);
+    const get = await pvfdoc(['get', '--json', found.items[0]?.documentId ?? ''], empty);
+    expect(get.code).toBe(0);
+    await mkdir(path.join(empty, 'w', 'equipment'), { recursive: true });
+    await writeFile(path.join(empty, 'w', 'equipment', 'a.equ'), '[rarity]\n3\n');
+    const explain = await pvfdoc(['explain', '--workspace', 'w', '--file', 'equipment/a.equ'], empty);
+    expect(explain.code).toBe(0);
+    expect(explain.stdout).toMatch(/\[rarity\]\s+tok0/);
+  });
+
+  it('names the command to run for a current that points at a deleted snapshot, and for an unwritable folder', async () => {
+    const dir = await mkdtemp(path.join(work, 'dangling-'));
+    await mkdir(path.join(dir, 'snapshots'));
+    await writeFile(path.join(dir, 'snapshots', 'current'), '0123456789abcdef0123\n');
+    const result = await pvfdoc(['search', '稀有度'], dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('npx pvfdoc build');
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const blocked = path.join(dir, 'file-not-folder');
+    await writeFile(blocked, 'x');
+    const build = await pvfdoc(['build', '--out', path.join(blocked, 'snapshots')], dir);
+    expect(build.code).toBe(1);
+    expect(build.stderr).toContain('--out');
+    expect(build.stderr).not.toMatch(/\n\s+at /);
   });
 });
