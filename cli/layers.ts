@@ -22,11 +22,16 @@ export function builtinLayerDir(): string | null {
  * the order given. A `--layer` naming the builtin folder itself is not added twice, so the habit of
  * writing `--layer rules/builtin` keeps working.
  */
-export function layerList(given: readonly string[] | undefined, noBuiltin: boolean | undefined): string[] {
-  const builtin = noBuiltin ? null : builtinLayerDir();
+export function layerList(
+  given: readonly string[] | undefined,
+  noBuiltin: boolean | undefined,
+  builtin: string | null = noBuiltin ? null : builtinLayerDir(),
+  paths: path.PlatformPath = path,
+): string[] {
   const out = builtin ? [builtin] : [];
+  const same = paths.sep === '\\' ? (a: string, b: string) => a.toLowerCase() === b.toLowerCase() : (a: string, b: string) => a === b;
   for (const dir of given ?? []) {
-    if (builtin !== null && path.resolve(dir) === builtin) continue;
+    if (builtin !== null && same(paths.resolve(dir), paths.resolve(builtin))) continue;
     out.push(dir);
   }
   return out;

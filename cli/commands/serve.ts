@@ -125,12 +125,13 @@ export async function run(argv: string[]): Promise<number> {
   return 0;
 }
 
-interface WorkspaceSpec {
+export interface WorkspaceSpec {
   name: string;
   root: string;
 }
 
-function parseWorkspaceSpecs(values: readonly string[]): WorkspaceSpec[] {
+/** `<name>=<path>` options; the path is resolved by the platform's rules (`D:\\DNF\\Script.pvf` on Windows). */
+export function parseWorkspaceSpecs(values: readonly string[], paths: path.PlatformPath = path): WorkspaceSpec[] {
   const specs: WorkspaceSpec[] = [];
   for (const value of values) {
     const eq = value.indexOf('=');
@@ -139,7 +140,7 @@ function parseWorkspaceSpecs(values: readonly string[]): WorkspaceSpec[] {
     if (eq <= 0 || root === '') throw new UsageError(`serve: --workspace takes <name>=<path>, got "${value}"`);
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new UsageError(`serve: workspace name "${name}" may only use letters, digits, "_", "." and "-"`);
     if (specs.some((s) => s.name === name)) throw new UsageError(`serve: workspace "${name}" is given twice`);
-    specs.push({ name, root: path.resolve(root) });
+    specs.push({ name, root: paths.resolve(root) });
   }
   return specs;
 }

@@ -96,9 +96,18 @@ function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function isInside(rootReal: string, candidate: string): boolean {
-  return candidate === rootReal || candidate.startsWith(rootReal.endsWith(nodePath.sep) ? rootReal : rootReal + nodePath.sep);
+/**
+ * Whether a real path lies in the workspace folder, by the platform's path rules: on Windows
+ * (`path.win32`) drive letters and names compare without case, and `\` is the separator.
+ */
+export function isInsideFolder(rootReal: string, candidate: string, paths: nodePath.PlatformPath = nodePath): boolean {
+  const fold = paths.sep === '\\' ? (s: string) => s.toLowerCase() : (s: string) => s;
+  const root = fold(paths.normalize(rootReal));
+  const child = fold(paths.normalize(candidate));
+  return child === root || child.startsWith(root.endsWith(paths.sep) ? root : root + paths.sep);
 }
+
+const isInside = (rootReal: string, candidate: string) => isInsideFolder(rootReal, candidate);
 
 /** Walks the folder (stat only). Unreadable subfolders and vanished entries are skipped. */
 async function scanFolder(rootReal: string): Promise<Snapshot> {
