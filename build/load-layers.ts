@@ -34,6 +34,8 @@ export interface SourceItem<T> {
 export interface DefinitionItem<T> extends SourceItem<T> {
   /** The enum `values` map in source order, or null when absent. */
   values: [string, string][] | null;
+  /** The `sentinels` map (pvfdoc extension) in source order, or null when absent. */
+  sentinels: [string, string][] | null;
 }
 
 export interface RelationItem extends SourceItem<RelationInput> {
@@ -105,7 +107,7 @@ async function loadLayer(dir: string, index: number, problems: Problem[]): Promi
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     problems.push(
-      err(dir, '', '', code === 'ENOENT' ? 'layer folder does not exist; check the --layer path' : `layer folder cannot be read (${code ?? String(cause)})`),
+      err(dir, '', '', code === 'ENOENT' ? `layer folder does not exist (looked at ${path.resolve(dir)}); check the --layer path` : `layer folder cannot be read (${code ?? String(cause)})`),
     );
     return null;
   }
@@ -207,8 +209,8 @@ async function loadLayer(dir: string, index: number, problems: Problem[]): Promi
       description: layer.description,
       pvfVersions: layer.pvfVersions,
       disable: layer.disable,
-      rules: layer.rules.map((r) => [r.raw, r.values]),
-      fields: layer.fields.map((f) => [f.raw, f.values]),
+      rules: layer.rules.map((r) => [r.raw, r.values, r.sentinels]),
+      fields: layer.fields.map((f) => [f.raw, f.values, f.sentinels]),
       relations: layer.relations.map((r) => [r.name, r.raw, r.contextPaths]),
       rendering: layer.rendering.map((r) => r.raw),
     }),
@@ -259,6 +261,7 @@ function definitionItem<T extends RuleInput | FieldInput>(
   doc: JsonDocument,
 ): DefinitionItem<T> {
   const rawValues = objectAt(objectAt(raw, 'annotation'), 'values');
+  const rawSentinels = objectAt(objectAt(raw, 'annotation'), 'sentinels');
   migrateLegacyImage(input);
   return {
     input,
@@ -266,6 +269,8 @@ function definitionItem<T extends RuleInput | FieldInput>(
     path: jsonPath,
     raw,
     values: rawValues ? doc.entriesOf(rawValues).map(([k, v]) => [k, String(v)]) : null,
+    // Kept in source order like values: JavaScript objects would move "1", "10" before "-1".
+    sentinels: rawSentinels ? doc.entriesOf(rawSentinels).map(([k, v]) => [k, String(v)]) : null,
   };
 }
 

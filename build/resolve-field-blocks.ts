@@ -23,12 +23,19 @@ export function ruleSuppliesMatch(match: MatchInput | undefined): boolean {
   return (match?.extensions?.length ?? 0) > 0 || (match?.glob ?? '') !== '';
 }
 
-/** The rule supplies its own target: a non-empty `kind`. */
+/**
+ * The rule supplies its own target: a non-empty `kind`, or one of pvfdoc's scope keys (`parent`,
+ * `notInside`): pvfine never writes those, so a rule that has them means its own target, and leaving
+ * out `kind` is then reported instead of silently using the field's target.
+ */
 export function ruleSuppliesTarget(target: TargetInput | undefined): boolean {
-  return (target?.kind ?? '') !== '';
+  return (target?.kind ?? '') !== '' || target?.parent !== undefined || target?.notInside !== undefined;
 }
 
-/** The rule supplies its own annotation: any of title, type, content, values, relation, pathRoot, inlineImage set. */
+/**
+ * The rule supplies its own annotation: any of title, type, content, values, relation, pathRoot,
+ * inlineImage set, or one of pvfdoc's `sentinels` / `columns` (as for `parent` above).
+ */
 export function ruleSuppliesAnnotation(annotation: AnnotationInput | undefined): boolean {
   if (annotation === undefined) return false;
   return (
@@ -38,7 +45,9 @@ export function ruleSuppliesAnnotation(annotation: AnnotationInput | undefined):
     Object.keys(annotation.values ?? {}).length > 0 ||
     (annotation.relation ?? '') !== '' ||
     (annotation.pathRoot ?? '') !== '' ||
-    annotation.inlineImage === true
+    annotation.inlineImage === true ||
+    annotation.sentinels !== undefined ||
+    annotation.columns !== undefined
   );
 }
 

@@ -10,6 +10,7 @@ import type {
   DefinitionStatus,
   RenderingRule,
   ResolvedDefinition,
+  Trust,
   VersionStatus,
 } from '../runtime/bundle/schema.js';
 import { DEFAULT_PVF_VERSIONS, UNKNOWN_VERSION } from '../runtime/bundle/constants.js';
@@ -67,8 +68,9 @@ export function resolveLayers(layers: readonly LoadedLayer[]): ResolvedRules {
     const field = fieldName !== '' ? fieldWinners.get(fieldName) : undefined;
     if (field) ruleField.set(def, field);
     const blocks = resolveFieldBlocks(input, field?.item.input);
-    const valuesSource = blocks.fromField.annotation && field ? field.item.values : def.item.values;
-    const resolved = toResolvedDefinition(blocks.match, blocks.target, blocks.annotation, undefined, valuesSource);
+    const annotationItem = blocks.fromField.annotation && field ? field.item : def.item;
+    const valuesSource = annotationItem.values;
+    const resolved = toResolvedDefinition(blocks.match, blocks.target, blocks.annotation, undefined, valuesSource, annotationItem.sentinels);
     resolvedRules.set(def, resolved);
     let { status, statusReason } = def;
     if (status === 'effective' && field && field.status !== 'effective') {
@@ -95,6 +97,9 @@ export function resolveLayers(layers: readonly LoadedLayer[]): ResolvedRules {
       status,
       statusReason,
       overriddenBy: null,
+      // A rule that uses a field and says nothing itself is as trustworthy as that field.
+      trust: input.trust ?? field?.item.input.trust ?? null,
+      sources: input.sources ?? field?.item.input.sources ?? [],
     });
     def.status = status;
     def.statusReason = statusReason;
@@ -106,7 +111,7 @@ export function resolveLayers(layers: readonly LoadedLayer[]): ResolvedRules {
   // Fields, each with its generated rule `field:<id>` (rule-format §1.9).
   for (const def of fields) {
     const input = def.item.input;
-    const resolved = toResolvedDefinition(input.match, input.target, input.annotation, input.preview, def.item.values);
+    const resolved = toResolvedDefinition(input.match, input.target, input.annotation, input.preview, def.item.values, def.item.sentinels);
     const common = {
       def,
       fieldId: def.id,
@@ -117,6 +122,9 @@ export function resolveLayers(layers: readonly LoadedLayer[]): ResolvedRules {
       status: def.status,
       statusReason: def.statusReason,
       overriddenBy: null,
+      // The implicit rule `field:<id>` inherits the field's trust and sources.
+      trust: input.trust ?? null,
+      sources: input.sources ?? [],
     } as const;
     const fieldDoc = makeDocument({ ...common, kind: 'field', origin: 'configured', id: def.id, group: null });
     const generatedDoc = makeDocument({
@@ -296,6 +304,8 @@ function makeDocument(args: {
   status: DefinitionStatus;
   statusReason: string | null;
   overriddenBy: string | null;
+  trust: Trust | null;
+  sources: string[];
 }): BundleDocument {
   const { def, resolved } = args;
   const annotation = resolved.annotation;
@@ -329,6 +339,8 @@ function makeDocument(args: {
     versions: {},
     resolved,
     raw: omitValues(def.item.raw),
+    trust: args.trust,
+    sources: args.sources,
   };
 }
 

@@ -11,11 +11,12 @@ export function toResolvedDefinition(
   annotation: AnnotationInput | undefined,
   preview: PreviewInput | undefined,
   values: [string, string][] | null,
+  sentinels: [string, string][] | null = null,
 ): ResolvedDefinition {
   return {
     match: toMatchSpec(match),
     target: toTargetSpec(target),
-    annotation: toAnnotationSpec(annotation, values),
+    annotation: toAnnotationSpec(annotation, values, sentinels),
     preview: preview ? toPreviewSpec(preview) : null,
   };
 }
@@ -39,10 +40,16 @@ function toTargetSpec(target: TargetInput | undefined): TargetSpec {
     tokensPerLineIndex: target?.tokensPerLineIndex ?? null,
     contextIndex: target?.contextIndex ?? null,
     imagePathToken: target?.imagePathToken ?? null,
+    parent: target?.parent ?? null,
+    notInside: target?.notInside ?? null,
   };
 }
 
-function toAnnotationSpec(annotation: AnnotationInput | undefined, values: [string, string][] | null): AnnotationSpec {
+/**
+ * `sentinels` are the source-ordered pairs the loader read (like `values`); without them (a definition
+ * built from parsed input only) the parsed object's order is used.
+ */
+function toAnnotationSpec(annotation: AnnotationInput | undefined, values: [string, string][] | null, sentinels: [string, string][] | null): AnnotationSpec {
   const type = annotation?.type;
   return {
     title: annotation?.title ?? '',
@@ -52,6 +59,8 @@ function toAnnotationSpec(annotation: AnnotationInput | undefined, values: [stri
     pathRoot: annotation?.pathRoot ?? null,
     inlineImage: annotation?.inlineImage ?? null,
     hasValues: values !== null,
+    sentinels: sentinels ?? (annotation?.sentinels ? Object.entries(annotation.sentinels) : null),
+    columns: annotation?.columns ?? null,
   };
 }
 
@@ -75,6 +84,9 @@ function toPreviewSpec(preview: PreviewInput): PreviewSpec {
  * pvfine's "covers" test (rule-format §1.9): an explicit rule with the same annotation type, title,
  * relation, pathRoot and an identical target, and an empty or equal match, suppresses a field's
  * implicit rule. Go zero values: plain ints compare absent as 0; pointer fields keep absent distinct.
+ * pvfdoc's scope keys (`parent`, `notInside`) are part of the target too: a rule limited to one
+ * enclosing section does not stand in for a field that applies everywhere (case-insensitive names,
+ * `notInside` as a set; absent and empty are the same).
  */
 export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefinition): boolean {
   if (!rule) return false;
@@ -96,11 +108,17 @@ export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefi
     s.tokensPerLineIndex === t.tokensPerLineIndex &&
     s.contextIndex === t.contextIndex &&
     s.imagePathToken === t.imagePathToken &&
-    JSON.stringify(s.range) === JSON.stringify(t.range);
+    JSON.stringify(s.range) === JSON.stringify(t.range) &&
+    (s.parent ?? '').toLowerCase() === (t.parent ?? '').toLowerCase() &&
+    nameSet(s.notInside) === nameSet(t.notInside);
   if (!sameTarget) return false;
   const m = rule.match;
   if (m.extensions.length === 0 && m.glob.trim() === '') return true;
   const n = field.match;
   const sortedLower = (list: string[]) => list.map((e) => e.toLowerCase()).sort().join('\u0000');
   return m.glob.trim().toLowerCase() === n.glob.trim().toLowerCase() && sortedLower(m.extensions) === sortedLower(n.extensions);
+}
+
+function nameSet(names: readonly string[] | null): string {
+  return [...new Set((names ?? []).map((n) => n.toLowerCase()))].sort().join('\u0000');
 }

@@ -305,6 +305,7 @@ function checkFields(layer: LoadedLayer, context: Context, problems: Problem[]):
     const rep = new Reporter(layer, item, problems);
     checkId(rep, field.id ?? '', placeOf(item), firstById, 'field');
     checkVersions(rep, field.pvfVersions, context.versions);
+    checkSources(rep, field.sources);
     checkBlocks(rep, { match: field.match ?? {}, target: field.target ?? {}, annotation: field.annotation ?? {} }, context);
     const preview = field.preview;
     if (preview) {
@@ -332,6 +333,7 @@ function checkRules(layer: LoadedLayer, context: Context, problems: Problem[]): 
     const plain = new Reporter(layer, item, problems);
     checkId(plain, rule.id ?? '', placeOf(item), firstById, 'rule');
     checkVersions(plain, rule.pvfVersions, context.versions);
+    checkSources(plain, rule.sources);
     const fieldId = (rule.field ?? '').trim();
     let field: FieldInput | undefined;
     if (fieldId !== '') {
@@ -386,6 +388,14 @@ function checkVersions(rep: Reporter, versions: readonly string[] | undefined, v
       `.pvfVersions 包含无效版本 ${JSON.stringify(version)}，只允许 ${valid.join('、')}`,
       `use one of ${valid.join(', ')} (case-sensitive), or declare the version in a layer.json "pvfVersions"`,
     );
+  });
+}
+
+/** pvfdoc extension `sources`: source keys such as "OFF/equipmentsample.equ"; none may be blank. */
+function checkSources(rep: Reporter, sources: readonly string[] | undefined): void {
+  (sources ?? []).forEach((source, k) => {
+    if (source.trim() !== '') return;
+    rep.add(`.sources[${k}]`, '.sources 不能包含空字符串', 'write each source key, e.g. "OFF/equipmentsample.equ", or remove the blank entry');
   });
 }
 
@@ -451,6 +461,15 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
       );
     }
   };
+  checkScope(rep, target, kind);
+  if (annotation.columns !== undefined && kind !== 'token') {
+    rep.add(
+      '.annotation.columns',
+      '.annotation.columns 只允许用于 token 标注',
+      'annotation.columns names the columns of repeated records: use a token target with target.recordTokens, or remove annotation.columns',
+      TA,
+    );
+  }
   switch (kind) {
     case 'path':
       notForKind();
@@ -462,7 +481,8 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
       if (type !== 'text') rep.add('.annotation.type', ' 的 section 标注只支持 text 类型', 'a section target takes annotation.type "text"; use a token target for other types', TA);
       return;
     case 'token':
-      checkTokenTarget(rep, target, type, repeated, sectionBlank ? blankSection : null);
+      if (annotation.columns !== undefined) checkColumnsTarget(rep, target, type, sectionBlank ? blankSection : null);
+      else checkTokenTarget(rep, target, type, repeated, sectionBlank ? blankSection : null);
       return;
     default:
       rep.add(
@@ -471,6 +491,87 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
         `set target.kind to "path", "section" or "token"${kind === '' ? '' : ` (got ${JSON.stringify(kind)}; "file" exists only in rendering rules)`}`,
         T,
       );
+  }
+}
+
+/**
+ * pvfdoc extensions `target.parent` / `target.notInside`: where the section must sit. Section and
+ * token targets only (a path target has no section), and every name must be non-blank.
+ */
+function checkScope(rep: Reporter, target: TargetInput, kind: string): void {
+  const { parent, notInside } = target;
+  if (kind === 'path') {
+    if (parent !== undefined) {
+      rep.add('.target.parent', '.target.parent 只允许用于 section 或 token 标注', 'a path target has no section to sit inside: remove target.parent', T);
+    }
+    if (notInside !== undefined) {
+      rep.add('.target.notInside', '.target.notInside 只允许用于 section 或 token 标注', 'a path target has no section to sit inside: remove target.notInside', T);
+    }
+    return;
+  }
+  if (parent !== undefined && parent.trim() === '') {
+    rep.add(
+      '.target.parent',
+      '.target.parent 不能为空',
+      'name the direct enclosing section without brackets, e.g. "skill apply condition", or remove target.parent',
+      T,
+    );
+  }
+  (notInside ?? []).forEach((name, k) => {
+    if (name.trim() !== '') return;
+    rep.add(
+      `.target.notInside[${k}]`,
+      '.target.notInside 不能包含空名称',
+      'name each enclosing section to exclude without brackets, e.g. "skill apply condition", or remove the blank entry',
+      T,
+    );
+  });
+}
+
+/**
+ * A token target with `annotation.columns` (pvfdoc extension): every token of every repeated record is
+ * annotated, so it takes records (`recordTokens > 0` or `tokensPerLineIndex`) and neither `index` nor
+ * `range`, and a text type. The other repeated-record checks are those of a token target with an index.
+ */
+function checkColumnsTarget(rep: Reporter, target: TargetInput, type: string, blankSection: (() => void) | null): void {
+  const recordTokens = target.recordTokens ?? 0;
+  blankSection?.();
+  if (recordTokens <= 0 && target.tokensPerLineIndex === undefined) {
+    rep.add(
+      '.annotation.columns',
+      '.annotation.columns 需要配合重复记录使用',
+      'set target.recordTokens (the record width, > 0) and optionally target.tokensPerLineIndex, or remove annotation.columns',
+      TA,
+    );
+  }
+  if (target.index !== undefined || target.range !== undefined) {
+    rep.add(
+      target.index !== undefined ? '.target.index' : '.target.range',
+      '.annotation.columns 不能与 target.index 或 target.range 同时使用',
+      `annotation.columns annotates every token of each record: remove target.${target.index !== undefined ? 'index' : 'range'}, or remove annotation.columns`,
+      TA,
+    );
+  }
+  if (type !== 'text') {
+    rep.add('.annotation.type', '.annotation.columns 只支持 text 类型', 'records with column titles take annotation.type "text"', TA);
+  }
+  if (target.imagePathToken !== undefined) {
+    rep.add('.target.imagePathToken', '.target.imagePathToken 只允许用于 image 标注', 'remove target.imagePathToken', TA);
+  }
+  const negatives = (['offset', 'groupOffset', 'tokensPerLineIndex', 'recordTokens'] as const).filter((key) => (target[key] ?? 0) < 0);
+  for (const key of negatives) rep.add(`.target.${key}`, `.target.${key} 不能为负数`, `use a ${key} ≥ 0`, T);
+  const repeated = repeatedKey(target);
+  if (repeated !== null && recordTokens <= 0) {
+    rep.add(
+      '.target.recordTokens',
+      '.target.offset/tokensPerLineIndex 需要配置正数 recordTokens 作为回退值',
+      `set target.recordTokens > 0: target.${repeated} works on repeated records`,
+      T,
+    );
+  }
+  const contextIndex = target.contextIndex;
+  if (contextIndex !== undefined && recordTokens > 0 && (contextIndex < 0 || contextIndex >= recordTokens)) {
+    rep.add('.target.contextIndex', '.target.contextIndex 必须位于 recordTokens 范围内', `use a contextIndex in 0..${recordTokens - 1}`, T);
   }
 }
 
@@ -613,11 +714,35 @@ function checkAnnotation(rep: Reporter, target: TargetInput, annotation: Annotat
         A,
       );
   }
+  checkSentinels(rep, annotation, type);
   if (pathRoot !== '' && type !== 'path') {
     rep.add('.annotation.pathRoot', '.annotation.pathRoot 只允许用于 path 标注', 'remove annotation.pathRoot, or set annotation.type to "path"', A);
   }
   if (annotation.inlineImage === true && type !== 'image') {
     rep.add('.annotation.inlineImage', '.annotation.inlineImage 只允许用于 image 标注', 'remove annotation.inlineImage, or set annotation.type to "image"', A);
+  }
+}
+
+/** pvfdoc extension `annotation.sentinels`: enum and reference annotations only; keys non-blank. */
+function checkSentinels(rep: Reporter, annotation: AnnotationInput, type: string): void {
+  const sentinels = annotation.sentinels;
+  if (sentinels === undefined) return;
+  if (type !== 'enum' && type !== 'reference') {
+    rep.add(
+      '.annotation.sentinels',
+      '.annotation.sentinels 只允许用于 enum 或 reference 标注',
+      `sentinels give fixed meanings to values that are not looked up; remove annotation.sentinels, or set annotation.type to "enum" or "reference"${type === '' ? '' : ` (got ${JSON.stringify(type)})`}`,
+      A,
+    );
+  }
+  for (const key of Object.keys(sentinels)) {
+    if (key.trim() !== '') continue;
+    rep.add(
+      `.annotation.sentinels[${JSON.stringify(key)}]`,
+      '.annotation.sentinels 的键不能为空',
+      'write the token value as the key, e.g. {"-1": "无"}',
+      A,
+    );
   }
 }
 

@@ -35,7 +35,7 @@ export const PartChangeSchema = z.strictObject({
   part: z
     .string()
     .describe(
-      'layer, source, status ({status, reason}), match.extensions, match.glob, target.<member>, annotation.type|title|content|relation|pathRoot|inlineImage, preview or preview.<member>, description, group, field, pvfVersions, values (value counts; see enumValues), raw (only when nothing else changed)',
+      'layer, source, status ({status, reason}), match.extensions, match.glob, target.<member>, annotation.type|title|content|relation|pathRoot|inlineImage|sentinels|columns, preview or preview.<member>, description, group, field, pvfVersions, trust, sources, values (value counts; see enumValues), raw (only when nothing else changed)',
     ),
   old: Json,
   new: Json,

@@ -8,8 +8,10 @@ import { z } from 'zod';
  * Bumped on any incompatible change of a bundle file; readers reject other versions.
  * 2: documents.json leaves out the copies of title, content and summary (see StoredDocumentSchema);
  * search-index.json holds bigram postings (tokenizer pvfdoc-bigram@1).
+ * 3: the pvfdoc format extensions: documents carry `trust` and `sources`, targets `parent` and
+ * `notInside`, annotations `sentinels` and `columns` (docs/rule-layers.md "Format extensions").
  */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 export const BUNDLE_FILES = [
   'documents.json',
@@ -57,6 +59,8 @@ export const TargetSpecSchema = z.strictObject({
   tokensPerLineIndex: z.int().nullable(),
   contextIndex: z.int().nullable(),
   imagePathToken: z.int().nullable(),
+  parent: z.string().nullable().describe('pvfdoc extension: the direct enclosing section must have this name'),
+  notInside: z.array(z.string()).nullable().describe('pvfdoc extension: no enclosing section (any depth) may have one of these names'),
 });
 
 /** A JSON value (the type of `z.json()`). */
@@ -89,7 +93,17 @@ export const AnnotationSpecSchema = z.strictObject({
   pathRoot: z.string().nullable(),
   inlineImage: z.boolean().nullable(),
   hasValues: z.boolean().describe('whether the source set a values map (valueCount says how many)'),
+  sentinels: z
+    .array(z.tuple([z.string(), z.string()]))
+    .nullable()
+    .describe('pvfdoc extension: values with a fixed meaning, [value, label] in source order; such a token is not looked up'),
+  columns: z.array(z.string()).nullable().describe('pvfdoc extension: title of each column of a record ("" = the annotation title)'),
 });
+
+/** How far a definition can be trusted (pvfdoc extension `trust`; null when the source does not say). */
+export const TrustSchema = z
+  .enum(['confirmed', 'likely', 'unverified'])
+  .describe('confirmed = independent sources agree; likely = one source; unverified = not checked');
 
 export const PreviewSpecSchema = z.strictObject({
   providers: z.array(z.string()),
@@ -146,6 +160,8 @@ export const DocumentSchema = z.strictObject({
   versions: z.record(VersionKeySchema, VersionStatusSchema),
   resolved: ResolvedDefinitionSchema,
   raw: JsonValueSchema.describe('the definition as written, values map omitted'),
+  trust: TrustSchema.nullable().describe('pvfdoc extension: how far the definition can be trusted; null = not stated'),
+  sources: z.array(z.string()).describe('pvfdoc extension: source keys the definition is based on, e.g. "OFF/equipmentsample.equ"'),
 });
 
 /**
@@ -201,6 +217,8 @@ export function fromStoredDocument(d: StoredDocument): BundleDocument {
     versions: d.versions,
     resolved: d.resolved,
     raw: d.raw,
+    trust: d.trust,
+    sources: d.sources,
   };
 }
 
@@ -324,6 +342,7 @@ export type DefinitionStatus = z.output<typeof DefinitionStatusSchema>;
 export type MatchSpec = z.output<typeof MatchSpecSchema>;
 export type TargetSpec = z.output<typeof TargetSpecSchema>;
 export type AnnotationType = z.output<typeof AnnotationTypeSchema>;
+export type Trust = z.output<typeof TrustSchema>;
 export type AnnotationSpec = z.output<typeof AnnotationSpecSchema>;
 export type PreviewSpec = z.output<typeof PreviewSpecSchema>;
 export type ResolvedDefinition = z.output<typeof ResolvedDefinitionSchema>;

@@ -3,7 +3,7 @@
  * (build/diff) and by the runtime (`countChangedDocuments`), so "changed" means the same in both.
  *
  * Compared: the resolved definition part by part (match, target, annotation, preview), description,
- * group, shared field, pvfVersions, layer and source category, status and its reason, enum values, the
+ * group, shared field, pvfVersions, trust and sources, layer and source category, status and its reason, enum values, the
  * per-version states (only over version contexts both snapshots have), and, when nothing else differs,
  * the definition as written (`raw`). Not compared: what is derived from those (title, content, summary,
  * section, targetKind, annotationType, relation, match, valueCount at the top level), the position of
@@ -53,8 +53,10 @@ const TARGET_MEMBERS = [
   'tokensPerLineIndex',
   'contextIndex',
   'imagePathToken',
+  'parent',
+  'notInside',
 ] as const;
-const ANNOTATION_MEMBERS = ['type', 'title', 'content', 'relation', 'pathRoot', 'inlineImage'] as const;
+const ANNOTATION_MEMBERS = ['type', 'title', 'content', 'relation', 'pathRoot', 'inlineImage', 'sentinels', 'columns'] as const;
 const PREVIEW_MEMBERS = ['providers', 'role', 'group', 'order', 'format', 'label'] as const;
 
 /** Whether two JSON values are equal (object member order ignored). */
@@ -138,6 +140,8 @@ export function compareDocuments(
   push('group', a.group, b.group);
   push('field', a.fieldId, b.fieldId);
   push('pvfVersions', a.pvfVersions, b.pvfVersions);
+  push('trust', a.trust, b.trust);
+  push('sources', a.sources, b.sources);
 
   let valuesChanged = false;
   if (a.valueCount !== b.valueCount) valuesChanged = true;

@@ -6,7 +6,7 @@
  * not made here.
  */
 import type { Bundle } from '../bundle/load-bundle.js';
-import type { AnnotationType, BundleDocument, BundleRelation } from '../bundle/schema.js';
+import type { AnnotationSpec, AnnotationType, BundleDocument, BundleRelation, Trust } from '../bundle/schema.js';
 import { PvfdocError } from '../errors.js';
 import { matchesDefinition } from '../match/match-glob.js';
 import { cleanPath } from '../workspace/archive-path.js';
@@ -68,6 +68,8 @@ export interface ExplainBlock {
   content: string;
   ruleId: string;
   documentId: string;
+  /** That rule's `trust` (pvfdoc extension), only when its definition states one. */
+  trust?: Trust;
 }
 
 export interface TextRange {
@@ -99,7 +101,7 @@ export interface ExplainAnnotation {
   start: TextPosition;
   /** Position of the exclusive end offset. */
   end: TextPosition;
-  /** Enum label of `value` (first enum rule on the span). */
+  /** Enum label of `value`, or the sentinel label of an enum/reference rule (first such rule on the span). */
   valueLabel?: string;
   /** Set when the first enum rule on the span has no label for `value`. */
   unknownValue?: true;
@@ -154,7 +156,8 @@ export function annotateScript(input: AnnotateScriptInput): AnnotateScriptResult
     if (target.kind === 'path' || !matchesDefinition(match, filePath, false)) continue;
     const relation = annotation.type === 'reference' && annotation.relation !== null ? effectiveRelation(bundle, annotation.relation) : undefined;
     const contextToken = relation?.kind === 'contextual' ? (relation.contextToken ?? 0) : null;
-    for (const anchor of computeAnchors(view, target, { annotationType: annotation.type, contextToken })) {
+    const columns = annotation.columns !== null && annotation.type === 'text';
+    for (const anchor of computeAnchors(view, target, { annotationType: annotation.type, contextToken, columns })) {
       const item = buildItem(input, doc, anchor, lines);
       const key = `${anchor.start}:${anchor.end}`;
       const existing = merged.get(key);
@@ -239,10 +242,10 @@ function effectiveRelation(bundle: Bundle, name: string): BundleRelation | undef
 
 function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anchor, lines: LineIndex): ExplainAnnotation {
   const spec = doc.resolved.annotation;
-  const content = spec.content.trim();
+  const { title, content } = columnTexts(spec, anchor);
   const value = anchor.value ?? '';
   const item: ExplainAnnotation = {
-    title: spec.title,
+    title,
     content,
     type: spec.type,
     origin: 'rule',
@@ -259,6 +262,15 @@ function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anch
   };
   if (anchor.lastTokenIndex !== null && anchor.lastTokenIndex !== anchor.tokenIndex) item.lastTokenIndex = anchor.lastTokenIndex;
   if (anchor.recordIndex !== null) item.recordIndex = anchor.recordIndex;
+
+  // pvfdoc `sentinels`: a value with a fixed meaning (e.g. -1 = none) is labelled and never looked up.
+  const sentinel = spec.type === 'enum' || spec.type === 'reference' ? sentinelLabel(spec, value) : undefined;
+  if (sentinel !== undefined) {
+    item.valueLabel = sentinel;
+    item.title = sentinel;
+    item.blocks.push(block(item.title, content, doc));
+    return item;
+  }
 
   switch (spec.type) {
     case 'enum': {
@@ -295,8 +307,33 @@ function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anch
     case 'text':
       break;
   }
-  item.blocks.push({ title: item.title, content, ruleId: doc.id, documentId: doc.documentId });
+  item.blocks.push(block(item.title, content, doc));
   return item;
+}
+
+function block(title: string, content: string, doc: BundleDocument): ExplainBlock {
+  const out: ExplainBlock = { title, content, ruleId: doc.id, documentId: doc.documentId };
+  if (doc.trust !== null) out.trust = doc.trust;
+  return out;
+}
+
+/** The label of the first sentinel whose key is exactly the (canonical) value. */
+function sentinelLabel(spec: AnnotationSpec, value: string): string | undefined {
+  return spec.sentinels?.find(([key]) => key === value)?.[1];
+}
+
+/**
+ * Title and content of one anchor. For `columns` rules the title is the column's own title when it has
+ * a non-empty one, else the annotation title; in both, and in the content, `{record}` and `{column}`
+ * become the 1-based record and column numbers.
+ */
+function columnTexts(spec: AnnotationSpec, anchor: Anchor): { title: string; content: string } {
+  const content = spec.content.trim();
+  const column = anchor.column;
+  if (spec.columns === null || column === null) return { title: spec.title, content };
+  const own = spec.columns[column];
+  const fill = (text: string) => text.replaceAll('{record}', String((anchor.recordIndex ?? 0) + 1)).replaceAll('{column}', String(column + 1));
+  return { title: fill(own !== undefined && own !== '' ? own : spec.title), content: fill(content) };
 }
 
 const enumCache = new WeakMap<Bundle, Map<string, Map<string, string>>>();

@@ -11,6 +11,10 @@
  *   only) equal to a `standaloneValues` entry → skip `groupOffset` in every group → complete records
  *   only → token `index` of each record (records whose index, image path or context index falls
  *   outside the width are skipped).
+ * - pvfdoc's `annotation.columns` (token target, records, no index or range): every token of every
+ *   record, with its column.
+ * - pvfdoc's scope keys limit the occurrences first: `target.parent` (the direct enclosing section has
+ *   that name) and `target.notInside` (no enclosing section at any depth has one of those names).
  */
 import type { AnnotationType, TargetSpec } from '../bundle/schema.js';
 import { parseInt32 } from './canonical-number.js';
@@ -37,6 +41,8 @@ export interface Anchor {
   context: string | null;
   /** Value of the record's image path token (image rules); null otherwise. */
   imagePath: string | null;
+  /** 0-based column of the token in its record, only for `annotation.columns` rules; else null. */
+  column: number | null;
 }
 
 export interface AnchorOptions {
@@ -47,6 +53,8 @@ export interface AnchorOptions {
    * (pvfine's default context index); ignored when the target sets `contextIndex`.
    */
   contextToken?: number | null;
+  /** The rule has `annotation.columns`: anchor every token of every record (no index). */
+  columns?: boolean;
 }
 
 /**
@@ -56,7 +64,7 @@ export interface AnchorOptions {
  */
 export function computeAnchors(view: ScriptView, target: TargetSpec, options: AnchorOptions): Anchor[] {
   if (target.kind === 'path' || target.section === null) return [];
-  const occurrences = occurrencesOf(view, target.section);
+  const occurrences = inScope(view, occurrencesOf(view, target.section), target);
   if (target.kind === 'section') {
     return occurrences.map(({ section: s }) => ({
       start: s.start,
@@ -70,7 +78,11 @@ export function computeAnchors(view: ScriptView, target: TargetSpec, options: An
       recordIndex: null,
       context: null,
       imagePath: null,
+      column: null,
     }));
+  }
+  if (options.columns === true) {
+    return target.index === null && target.range === null ? repeatedAnchors(occurrences, target, options) : [];
   }
   if (target.index !== null && (target.recordTokens ?? 0) > 0) return repeatedAnchors(occurrences, target, options);
   if (target.index !== null) {
@@ -114,7 +126,32 @@ function occurrencesOf(view: ScriptView, name: string): Occurrence[] {
   return byName.get(foldSectionName(name)) ?? [];
 }
 
-function tokenAnchor(section: ScriptSection, token: ScriptTokenElement, extra?: Pick<Anchor, 'recordIndex' | 'context' | 'imagePath'>): Anchor {
+/**
+ * The occurrences that sit where the target allows (`parent`, `notInside`; names case-insensitive like
+ * every section name). Without either key, all of them.
+ */
+function inScope(view: ScriptView, occurrences: Occurrence[], target: TargetSpec): Occurrence[] {
+  const parent = target.parent === null ? null : foldSectionName(target.parent);
+  const excluded = target.notInside === null || target.notInside.length === 0 ? null : new Set(target.notInside.map(foldSectionName));
+  if (parent === null && excluded === null) return occurrences;
+  const sectionOf = (id: number | null): ScriptSection | undefined => (id === null ? undefined : view.sections[id - 1]);
+  return occurrences.filter(({ section }) => {
+    if (parent !== null) {
+      const direct = sectionOf(section.parentId);
+      if (!direct || foldSectionName(direct.name) !== parent) return false;
+    }
+    if (excluded !== null) {
+      for (let s = sectionOf(section.parentId); s; s = sectionOf(s.parentId)) if (excluded.has(foldSectionName(s.name))) return false;
+    }
+    return true;
+  });
+}
+
+function tokenAnchor(
+  section: ScriptSection,
+  token: ScriptTokenElement,
+  extra?: Pick<Anchor, 'recordIndex' | 'context' | 'imagePath'> & { column?: number },
+): Anchor {
   return {
     start: token.start,
     end: token.end,
@@ -127,6 +164,7 @@ function tokenAnchor(section: ScriptSection, token: ScriptTokenElement, extra?: 
     recordIndex: extra?.recordIndex ?? null,
     context: extra?.context ?? null,
     imagePath: extra?.imagePath ?? null,
+    column: extra?.column ?? null,
   };
 }
 
@@ -143,6 +181,7 @@ function rangeAnchors(occurrences: readonly Occurrence[], range: { start: number
 
 function repeatedAnchors(occurrences: readonly Occurrence[], target: TargetSpec, options: AnchorOptions): Anchor[] {
   const index = target.index ?? 0;
+  const allColumns = options.columns === true;
   const imagePathIndex = options.annotationType === 'image' ? target.imagePathToken : null;
   const contextIndex = target.contextIndex ?? options.contextToken ?? null;
   const anchors: Anchor[] = [];
@@ -153,6 +192,12 @@ function repeatedAnchors(occurrences: readonly Occurrence[], target: TargetSpec,
     for (const group of recordGroups(target, tokens)) {
       for (let start = group.start; start + width <= group.end; start += width) {
         const record = recordIndex++;
+        if (allColumns) {
+          for (let column = 0; column < width; column++) {
+            anchors.push(tokenAnchor(section, tokens[start + column] as ScriptTokenElement, { recordIndex: record, context: null, imagePath: null, column }));
+          }
+          continue;
+        }
         if (index < 0 || index >= width) continue;
         let imagePath: string | null = null;
         if (imagePathIndex !== null) {

@@ -2,7 +2,7 @@
  * Arguments and result of `pvf_annotation_explain` (protocol: 实际文件解释; protocol-notes: Explain).
  */
 import { z } from 'zod';
-import { AnnotationTypeSchema } from '../bundle/schema.js';
+import { AnnotationTypeSchema, TrustSchema } from '../bundle/schema.js';
 
 export const DEFAULT_EXPLAIN_LIMIT = 20;
 export const MAX_EXPLAIN_LIMIT = 100;
@@ -39,6 +39,7 @@ export const ExplainBlockSchema = z.strictObject({
   content: z.string(),
   ruleId: z.string(),
   documentId: z.string(),
+  trust: TrustSchema.optional().describe("that rule's trust (pvfdoc extension), only when its definition states one"),
 });
 
 export const ExplainAnnotationSchema = z.strictObject({
@@ -57,7 +58,7 @@ export const ExplainAnnotationSchema = z.strictObject({
   range: TextRangeSchema,
   start: TextPositionSchema,
   end: TextPositionSchema.describe('position of the exclusive end offset'),
-  valueLabel: z.string().optional(),
+  valueLabel: z.string().optional().describe('enum label of value, or the label of a sentinel value (then it is not looked up)'),
   unknownValue: z.literal(true).optional(),
   reference: z
     .strictObject({

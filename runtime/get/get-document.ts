@@ -65,6 +65,8 @@ export function getDocument(bundle: Bundle, input: GetInput): GetOutput {
       statusReason: doc.statusReason,
       overriddenBy: doc.overriddenBy,
       versions: doc.versions,
+      trust: doc.trust,
+      sources: doc.sources,
     },
     definitionsOmitValues: true,
     rawDefinition: doc.raw,

@@ -8,6 +8,7 @@ import {
   RelationProblemSchema,
   ResolvedDefinitionSchema,
   SourceCategorySchema,
+  TrustSchema,
   VersionStatusSchema,
 } from '../bundle/schema.js';
 
@@ -67,6 +68,8 @@ export const GetOutputSchema = z.strictObject({
     statusReason: z.string().nullable(),
     overriddenBy: z.string().nullable(),
     versions: z.record(z.string(), VersionStatusSchema),
+    trust: TrustSchema.nullable().describe('how far the definition can be trusted (pvfdoc extension); null = not stated'),
+    sources: z.array(z.string()).describe('source keys the definition is based on, e.g. "OFF/equipmentsample.equ"'),
   }),
   definitionsOmitValues: z.literal(true),
   rawDefinition: z.json(),

@@ -77,6 +77,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   const kinds = input.kinds?.length ? [...new Set(input.kinds)].sort() : null;
   const targetKinds = input.targetKinds?.length ? [...new Set(input.targetKinds)].sort() : null;
   const annotationTypes = input.annotationTypes?.length ? [...new Set(input.annotationTypes)].sort() : null;
+  const trust = input.trust?.length ? [...new Set(input.trust)].sort() : null;
   const status = input.status ?? 'effective';
   const limit = input.limit ?? DEFAULT_SEARCH_LIMIT;
 
@@ -90,6 +91,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
     kinds,
     targetKinds,
     annotationTypes,
+    trust,
     status,
     version: versionKey,
     requested,
@@ -104,6 +106,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   if (targetKinds) reasons.push('targetKinds');
   if (annotationTypes) reasons.push('annotationTypes');
   if (relation !== null) reasons.push('relation');
+  if (trust) reasons.push('trust');
   if (section !== null) reasons.push('section');
   if (filePath !== null) reasons.push('filePath');
   if (extensions) reasons.push('extensions');
@@ -121,6 +124,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   if (targetKinds) lists.push(bundle.searchTexts.positionsWith('targetKind', targetKinds));
   if (annotationTypes) lists.push(bundle.searchTexts.positionsWith('annotationType', annotationTypes));
   if (relation !== null) lists.push(bundle.searchTexts.positionsWith('relation', [relation]));
+  if (trust) lists.push(bundle.searchTexts.positionsWith('trust', trust));
   if (section !== null) lists.push(bundle.searchTexts.positionsWith('section', [section]));
   if (extensions) lists.push(bundle.searchTexts.positionsWith('extension', [...extensions, '']));
   if (query.length > 0) {
@@ -144,6 +148,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
     if (targetKinds && !targetKinds.includes(doc.targetKind)) continue;
     if (annotationTypes && !annotationTypes.includes(doc.annotationType)) continue;
     if (relation !== null && doc.relation !== relation) continue;
+    if (trust && (doc.trust === null || !trust.includes(doc.trust))) continue;
     if (section !== null && text.sectionKey !== section) continue;
     if (extensions && text.extensions.length > 0 && !text.extensions.some((e) => extensions.includes(e))) continue;
     if (status === 'effective' && !statusIn(doc, versionKey).effective) continue;
@@ -219,6 +224,7 @@ function toItem(bundle: Bundle, doc: BundleDocument, query: readonly Word[], ver
     relation: doc.relation,
     layer: doc.layer,
     source: doc.source,
+    trust: doc.trust,
   };
   if (query.length > 0 && doc.valueCount > 0) {
     const position = bundle.positionById.get(doc.documentId);
@@ -294,8 +300,8 @@ export function statusIn(doc: BundleDocument, versionKey: string | null): Versio
 /**
  * The relevance score of a document for the query, or −1 when a word is missing from it. Each word adds
  * the weight of the best field it is found in: 3 for id, title or section (the section also by the
- * word without its brackets), 2 for field id, relation or description, 1 for content or enum keys and
- * labels. Fields are checked best first and the check stops at the first hit, so the score costs no more
+ * word without its brackets), 2 for field id, relation or description, 1 for content, enum keys and
+ * labels, sentinel labels or column titles. Fields are checked best first and the check stops at the first hit, so the score costs no more
  * than the match itself; it depends only on the document and the words, never on how it was found.
  */
 function matchScore(bundle: Bundle, position: number, doc: BundleDocument, text: DocumentText, query: readonly Word[]): number {
@@ -305,7 +311,11 @@ function matchScore(bundle: Bundle, position: number, doc: BundleDocument, text:
       score += NAME_WEIGHT;
     } else if (text.fieldId.includes(word) || text.relation.includes(word) || text.description.includes(word)) {
       score += SHORT_TEXT_WEIGHT;
-    } else if (text.content.includes(word) || (doc.valueCount > 0 && bundle.searchTexts.values(position).text.includes(word))) {
+    } else if (
+      text.content.includes(word) ||
+      text.labels.includes(word) ||
+      (doc.valueCount > 0 && bundle.searchTexts.values(position).text.includes(word))
+    ) {
       score += LONG_TEXT_WEIGHT;
     } else {
       return -1;

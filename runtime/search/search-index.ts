@@ -32,6 +32,8 @@ export interface SearchableRecord {
   relation: string;
   /** Enum keys and labels, each on its own line. */
   values: string;
+  /** Sentinel labels and column titles (pvfdoc extensions), each on its own line. */
+  labels: string;
 }
 
 export function toSearchableRecord(doc: BundleDocument, n: number, values: readonly (readonly [string, string])[] | undefined): SearchableRecord {
@@ -45,7 +47,17 @@ export function toSearchableRecord(doc: BundleDocument, n: number, values: reado
     fieldId: doc.fieldId ?? '',
     relation: doc.relation ?? '',
     values: values ? values.map(([k, v]) => `${k}\n${v}`).join('\n') : '',
+    labels: extensionLabels(doc),
   };
+}
+
+/**
+ * The sentinel labels and column titles of a document, one a line: searched like content, so a column
+ * title such as 发布任务的 NPC finds its rule.
+ */
+export function extensionLabels(doc: BundleDocument): string {
+  const { sentinels, columns } = doc.resolved.annotation;
+  return [...(sentinels ?? []).map(([, label]) => label), ...(columns ?? [])].filter((t) => t !== '').join('\n');
 }
 
 /**
@@ -263,7 +275,7 @@ function intersect(a: Int32Array, b: Int32Array): Int32Array {
   return out.subarray(0, k);
 }
 
-const RECORD_FIELDS = ['id', 'description', 'title', 'content', 'section', 'fieldId', 'relation', 'values'] as const;
+const RECORD_FIELDS = ['id', 'description', 'title', 'content', 'section', 'fieldId', 'relation', 'values', 'labels'] as const;
 
 /** Term codes: a bigram is (first unit × 65 536 + second unit), a unigram UNIGRAM + its unit. */
 const UNIT_RANGE = 0x10000;

@@ -3,7 +3,7 @@
  * site use these schemas as they are.
  */
 import { z } from 'zod';
-import { AnnotationTypeSchema, SourceCategorySchema, VersionStateSchema } from '../bundle/schema.js';
+import { AnnotationTypeSchema, SourceCategorySchema, TrustSchema, VersionStateSchema } from '../bundle/schema.js';
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 export const MAX_SEARCH_LIMIT = 100;
@@ -12,7 +12,7 @@ export const MAX_MATCHED_VALUES = 5;
 export const MAX_SEARCH_RESPONSE_BYTES = 256 * 1024;
 
 export const SearchInputSchema = z.strictObject({
-  query: z.string().max(1000).optional().describe('keywords split on whitespace (a bracketed group such as "[skill levelup]" is one word); every word must appear (AND), as a case-insensitive substring of id, description, title, content, section, field id, relation name or enum keys/labels'),
+  query: z.string().max(1000).optional().describe('keywords split on whitespace (a bracketed group such as "[skill levelup]" is one word); every word must appear (AND), as a case-insensitive substring of id, description, title, content, section, field id, relation name, enum keys/labels, sentinel labels or column titles'),
   filePath: z.string().max(1000).optional().describe('archive-internal path with "/" (may be a file that does not exist yet); only definitions whose match applies to it are returned'),
   pathKind: z.enum(['file', 'directory']).optional().describe('"file" (default) or "directory"; directory returns only path notes of that folder itself'),
   extensions: z.array(z.string().max(32)).max(50).optional().describe('extensions with the dot, e.g. [".equ", ".stk"]; any of them (OR)'),
@@ -21,6 +21,7 @@ export const SearchInputSchema = z.strictObject({
   targetKinds: z.array(z.enum(['path', 'section', 'token'])).optional().describe('target kinds (TargetSpec.kind), any of them'),
   annotationTypes: z.array(AnnotationTypeSchema).optional().describe('annotation types (AnnotationSpec.type), any of them'),
   relation: z.string().max(200).optional().describe('relation name, exact'),
+  trust: z.array(TrustSchema).optional().describe('"confirmed", "likely" and/or "unverified": only definitions that state one of these trust levels (any of them)'),
   pvfVersion: z.string().max(32).optional().describe('"current" (default; needs workspaceId), "all" (no version filtering), or a version such as "110US"'),
   workspaceId: z.string().max(200).optional().describe('from workspace_info; required when pvfVersion is "current"'),
   status: z.enum(['effective', 'all']).optional().describe('"effective" (default) or "all" to include disabled, overridden and not-applicable definitions with their reason'),
@@ -50,6 +51,7 @@ export const SearchItemSchema = z.strictObject({
   relation: z.string().nullable(),
   layer: z.string(),
   source: SourceCategorySchema,
+  trust: TrustSchema.nullable().describe('how far the definition can be trusted; null = not stated'),
   matchedValues: z.array(z.strictObject({ key: z.string(), label: z.string() })).optional(),
 });
 

@@ -4,6 +4,7 @@
  * of the ranking order. Built lazily, on the first search of a bundle, and kept on the bundle object.
  */
 import type { BundleDocument } from '../bundle/schema.js';
+import { extensionLabels } from './search-index.js';
 
 /** The searchable fields of one document, lower-cased, plus the keys the filters compare. */
 export interface DocumentText {
@@ -15,6 +16,8 @@ export interface DocumentText {
   relation: string;
   description: string;
   content: string;
+  /** Sentinel labels and column titles, one a line (search-index.ts `extensionLabels`). */
+  labels: string;
   /** title.trim(), lower-cased: compared for an exact title match. */
   titleKey: string;
   /** section.trim(), lower-cased, or null: compared with the section filter. */
@@ -34,7 +37,7 @@ export interface ValuesText {
  * Document properties that search filters compare for equality. `extension`: each of the document's
  * own extensions (lower-cased), or "" for a document without any (it applies to every extension).
  */
-export type FilterKey = 'kind' | 'targetKind' | 'annotationType' | 'relation' | 'section' | 'extension';
+export type FilterKey = 'kind' | 'targetKind' | 'annotationType' | 'relation' | 'section' | 'extension' | 'trust';
 
 export class SearchTexts {
   private texts: DocumentText[] | undefined;
@@ -73,8 +76,8 @@ export class SearchTexts {
 
   /**
    * Positions (ascending) of the documents whose `key` equals one of `values`: kind, target kind,
-   * annotation type, relation, section (trimmed and lower-cased, as the section filter compares it), or
-   * extension.
+   * annotation type, relation, section (trimmed and lower-cased, as the section filter compares it),
+   * extension, or trust (documents without one are in no list).
    */
   positionsWith(key: FilterKey, values: readonly string[]): Int32Array {
     let groups = this.byFilter.get(key);
@@ -148,6 +151,7 @@ function toDocumentText(doc: BundleDocument): DocumentText {
     relation: (doc.relation ?? '').toLowerCase(),
     description: doc.description.toLowerCase(),
     content: doc.content.toLowerCase(),
+    labels: extensionLabels(doc).toLowerCase(),
     titleKey: doc.title.trim().toLowerCase(),
     sectionKey: doc.section === null ? null : doc.section.trim().toLowerCase(),
     extensions: doc.match.extensions.map((e) => e.toLowerCase()),

@@ -29,6 +29,8 @@ const NO_TARGET: TargetSpec = {
   tokensPerLineIndex: null,
   contextIndex: null,
   imagePathToken: null,
+  parent: null,
+  notInside: null,
 };
 
 async function fileHashes(): Promise<Record<string, string>> {

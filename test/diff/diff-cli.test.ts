@@ -38,7 +38,7 @@ let oldRevision: string;
 let newRevision: string;
 
 async function build(scenario: string, side: 'old' | 'new'): Promise<string> {
-  const result = await pvfdoc(['build', ...layerDirs(scenario, side).flatMap((d) => ['--layer', d]), '--out', 'snapshots'], work);
+  const result = await pvfdoc(['build', '--no-builtin', ...layerDirs(scenario, side).flatMap((d) => ['--layer', d]), '--out', 'snapshots'], work);
   expect(result.code).toBe(0);
   const revision = /rulesRevision ([0-9a-f]+)/.exec(result.stdout)?.[1];
   if (!revision) throw new Error(result.stdout + result.stderr);

@@ -15,7 +15,7 @@ let good: string;
 
 beforeAll(async () => {
   work = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-site-cli-'));
-  await pvfdocOk(['build', '--layer', path.join(ROOT, 'test/fixtures/layers/basic/builtin'), '--out', path.join(work, 'snapshots')]);
+  await pvfdocOk(['build', '--no-builtin', '--layer', path.join(ROOT, 'test/fixtures/layers/basic/builtin'), '--out', path.join(work, 'snapshots')]);
   good = await resolveCurrentBundleDir(path.join(work, 'snapshots'));
 });
 

@@ -66,6 +66,8 @@ function target(partial: Partial<TargetSpec>): Pick<BundleDocument, 'resolved' |
     tokensPerLineIndex: null,
     contextIndex: null,
     imagePathToken: null,
+    parent: null,
+    notInside: null,
     ...partial,
   };
   return {
@@ -73,7 +75,7 @@ function target(partial: Partial<TargetSpec>): Pick<BundleDocument, 'resolved' |
     resolved: {
       match: { extensions: ['.equ'], glob: '' },
       target: full,
-      annotation: { title: '', content: '', type: 'text', relation: null, pathRoot: null, inlineImage: null, hasValues: false },
+      annotation: { title: '', content: '', type: 'text', relation: null, pathRoot: null, inlineImage: null, hasValues: false, sentinels: null, columns: null },
       preview: null,
     },
   };

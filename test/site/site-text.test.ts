@@ -80,7 +80,7 @@ beforeAll(async () => {
     const dir = path.join(work, `layer-v${version}`);
     await mkdir(dir, { recursive: true });
     for (const [name, json] of Object.entries(layer(version))) await writeFile(path.join(dir, name), JSON.stringify(json, null, 2));
-    await pvfdocOk(['build', '--layer', dir, '--out', snapshots]);
+    await pvfdocOk(['build', '--no-builtin', '--layer', dir, '--out', snapshots]);
     // Distinct manifest times, so the site finds v1 as the previous snapshot.
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

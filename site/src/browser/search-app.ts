@@ -2,20 +2,20 @@
  * The site's search (browser entry, bundled by esbuild into _pvfdoc/search.js). It loads the bundle's
  * own files, opens them with the server's reader and runs `searchDocuments`, the code behind the MCP tool
  * pvf_annotation_search, with the tool's own input schema: same documents, same order. The query and
- * filters live in the page URL (?q=&section=&path=&kind=&v=&status=&ext=&type=), so a search is a link.
+ * filters live in the page URL (?q=&section=&path=&kind=&v=&status=&ext=&type=&trust=), so a search is a link.
  * Rule text is only ever set as text (textContent), never parsed as HTML.
  */
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { searchDocuments } from '../../../runtime/search/search-documents.js';
 import { SearchInputSchema, type SearchItem, type SearchOutput } from '../../../runtime/search/search-schema.js';
-import { ANNOTATION_TYPE_LABEL, KIND_LABEL, label, STATE_LABEL } from '../lib/labels.js';
+import { ANNOTATION_TYPE_LABEL, KIND_LABEL, label, STATE_LABEL, TRUST_LABEL } from '../lib/labels.js';
 import { paths } from '../lib/slug.js';
 import { fetchBundle } from './fetch-bundle.js';
 
 /** Items per page of results. */
 const PAGE = 50;
 /** URL parameters the search page understands, in the order they are written back. */
-const PARAMS = ['q', 'path', 'pathKind', 'section', 'kind', 'type', 'ext', 'v', 'status'] as const;
+const PARAMS = ['q', 'path', 'pathKind', 'section', 'kind', 'type', 'trust', 'ext', 'v', 'status'] as const;
 
 /** The tool input of a set of URL parameters (unknown or empty ones left out); version "all" by default. */
 export function searchInputOf(params: URLSearchParams): Record<string, unknown> {
@@ -27,13 +27,14 @@ export function searchInputOf(params: URLSearchParams): Record<string, unknown> 
   if (value('section')) input.section = value('section');
   if (value('kind')) input.kinds = [value('kind')];
   if (value('type')) input.annotationTypes = [value('type')];
+  if (value('trust')) input.trust = [value('trust')];
   if (value('ext')) input.extensions = value('ext').split(/[\s,，]+/).filter(Boolean).map((e) => (e.startsWith('.') ? e : `.${e}`));
   if (value('status') === 'all') input.status = 'all';
   return input;
 }
 
 function hasCriteria(params: URLSearchParams): boolean {
-  return ['q', 'path', 'section', 'kind', 'type', 'ext'].some((name) => (params.get(name)?.trim() ?? '') !== '');
+  return ['q', 'path', 'section', 'kind', 'type', 'trust', 'ext'].some((name) => (params.get(name)?.trim() ?? '') !== '');
 }
 
 function el<K extends keyof HTMLElementTagNameMap>(tag: K, className: string | null, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
@@ -50,6 +51,7 @@ function renderItem(item: SearchItem, base: string): HTMLLIElement {
   link.href = `${base}${paths.doc(item.documentId)}`;
   const badges = el('span', 'badges', el('span', 'badge', label(KIND_LABEL, item.kind)), el('span', 'badge', label(ANNOTATION_TYPE_LABEL, item.annotationType)));
   if (!item.effective) badges.append(el('span', 'badge badge-warn', label(STATE_LABEL, item.state)));
+  if (item.trust !== null) badges.append(el('span', `badge badge-trust badge-trust-${item.trust}`, label(TRUST_LABEL, item.trust)));
   li.append(el('div', 'result-head', link, badges));
   const meta = el('div', 'result-meta', el('code', null, item.ruleId ?? item.fieldId ?? ''));
   if (item.section !== null) meta.append(' · ', el('code', null, `[${item.section}]`));

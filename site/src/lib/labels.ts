@@ -12,6 +12,8 @@ export const STATE_LABEL: Record<string, string> = {
   notApplicable: '不适用',
   suppressed: '被抑制',
 };
+/** pvfdoc extension `trust`: how far a definition can be trusted. */
+export const TRUST_LABEL: Record<string, string> = { confirmed: '已确认', likely: '较可信', unverified: '未验证' };
 export const RELATION_KIND_LABEL: Record<string, string> = { list: '列表', contextual: '上下文', union: '联合' };
 
 export function label(map: Record<string, string>, key: string | null | undefined): string {

@@ -4,6 +4,10 @@
  * of every group, records of the record width, and the targeted, context and image-path tokens marked.
  * Pure data; site/src/components/LayoutDrawing.astro draws it. Long runs are cut with a gap box, so a
  * drawing stays small whatever the numbers.
+ *
+ * pvfdoc's format extensions are drawn too: where the section must sit (`parent`, `notInside`), the
+ * values with a fixed meaning (`sentinels`) and the column titles of `columns` rules (every token of a
+ * record is a target, captioned with its column's title).
  */
 import type { BundleDocument, BundleRelation, TargetSpec } from '../../../runtime/bundle/schema.js';
 
@@ -34,8 +38,12 @@ export interface LayoutFact {
 }
 
 export interface LayoutDrawing {
-  mode: 'path' | 'section' | 'index' | 'range' | 'records' | 'none';
+  mode: 'path' | 'section' | 'index' | 'range' | 'records' | 'columns' | 'none';
   section: string | null;
+  /** Where the section must sit: "仅在 [x] 内", "不在 [y] 内" (target.parent / target.notInside). */
+  scope: string[];
+  /** Values with a fixed meaning (annotation.sentinels), in source order. */
+  sentinels: { value: string; label: string }[];
   facts: LayoutFact[];
   segments: LayoutSegment[];
   notes: string[];
@@ -52,6 +60,23 @@ const GROUPS_SHOWN = 2;
  * contextual relation supplies when the target sets none).
  */
 export function layoutOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, relation?: BundleRelation | null): LayoutDrawing {
+  const drawing = baseLayout(doc, relation ?? null);
+  const { scope, sentinels } = extensionsOf(doc);
+  return { ...drawing, scope, sentinels };
+}
+
+function extensionsOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>): Pick<LayoutDrawing, 'scope' | 'sentinels'> {
+  const { target, annotation } = doc.resolved;
+  const scope: string[] = [];
+  if (target.kind !== 'path') {
+    if (target.parent !== null) scope.push(`仅在 [${target.parent}] 内`);
+    for (const name of target.notInside ?? []) scope.push(`不在 [${name}] 内`);
+  }
+  const sentinels = (annotation.sentinels ?? []).map(([value, label]) => ({ value, label }));
+  return { scope, sentinels };
+}
+
+function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, relation: BundleRelation | null): Omit<LayoutDrawing, 'scope' | 'sentinels'> {
   const target = doc.resolved.target;
   const facts: LayoutFact[] = [];
   const notes: string[] = [];
@@ -65,13 +90,25 @@ export function layoutOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'
   const section = target.section;
   const header: LayoutSegment = { caption: '段', kind: 'section', boxes: [{ role: target.kind === 'section' ? 'target' : 'header', position: `[${section ?? ''}]`, caption: target.kind === 'section' ? '目标：段标签' : '段标签', marks: [] }] };
   facts.push({ label: '段', value: `[${section ?? ''}]` });
+  if (target.parent !== null) facts.push({ label: '直接外层段', value: `仅在 [${target.parent}] 内（parent）` });
+  if ((target.notInside ?? []).length > 0) {
+    facts.push({ label: '排除外层段', value: `不在 ${(target.notInside ?? []).map((n) => `[${n}]`).join('、')} 内（notInside，任意层）` });
+  }
+  const sentinelPairs = doc.resolved.annotation.sentinels ?? [];
+  if (sentinelPairs.length > 0) {
+    facts.push({ label: '固定值', value: `${sentinelPairs.map(([v, l]) => `${v} = ${l}`).join('；')}（sentinels：不查找关联/枚举）` });
+  }
   if (target.kind === 'section') {
     notes.push('段规则标注段的开标签 [name]（含方括号），段内每次出现各一处。');
     return { mode: 'section', section, facts, segments: [header, { caption: '段内标记值', kind: 'plain', boxes: [box('token', '#0', ''), box('token', '#1', ''), gap()] }], notes };
   }
 
   const recordTokens = target.recordTokens ?? 0;
-  if (target.index !== null && recordTokens > 0) return recordsLayout(doc, target, relation ?? null, header, facts, notes);
+  const columns = doc.resolved.annotation.columns;
+  if (columns !== null && target.index === null && target.range === null && recordTokens > 0) {
+    return recordsLayout(doc, target, relation, header, facts, notes, columns);
+  }
+  if (target.index !== null && recordTokens > 0) return recordsLayout(doc, target, relation, header, facts, notes);
 
   const ignored = ignoredParts(target);
   if (ignored.length > 0) notes.push(`未设置 recordTokens，${ignored.join('、')} 不起作用。`);
@@ -104,9 +141,16 @@ function recordsLayout(
   header: LayoutSegment,
   facts: LayoutFact[],
   notes: string[],
-): LayoutDrawing {
+  columns: string[] | null = null,
+): Omit<LayoutDrawing, 'scope' | 'sentinels'> {
   const width = target.recordTokens as number;
-  const index = target.index as number;
+  // A columns rule targets every token of a record; -1 never equals a column.
+  const index = columns !== null ? -1 : (target.index as number);
+  const title = doc.resolved.annotation.title;
+  const columnTitle = (i: number, record: number) => {
+    const own = columns?.[i];
+    return (own !== undefined && own !== '' ? own : title).replaceAll('{record}', String(record)).replaceAll('{column}', String(i + 1));
+  };
   const offset = Math.max(target.offset ?? 0, 0);
   const groupOffset = Math.max(target.groupOffset ?? 0, 0);
   const sentinels = target.standaloneValues ?? [];
@@ -117,7 +161,11 @@ function recordsLayout(
 
   facts.push({ label: '记录宽度', value: `${width} 个标记值（recordTokens）` });
   if (k !== null) facts.push({ label: '动态宽度', value: `段内第 ${k} 个标记值为正整数时取它作宽度（tokensPerLineIndex）` });
-  facts.push({ label: '目标下标', value: `记录内第 ${index} 个（index）` });
+  if (columns !== null) {
+    facts.push({ label: '列标题', value: `${Array.from({ length: Math.max(width, columns.length) }, (_, i) => `[${i}] ${columnTitle(i, 1)}`).join('；')}（columns：记录内每个标记值都被标注）` });
+  } else {
+    facts.push({ label: '目标下标', value: `记录内第 ${index} 个（index）` });
+  }
   if (context !== null) {
     facts.push({ label: '上下文下标', value: `记录内第 ${context} 个${contextFromRelation !== null ? `（来自关联 ${relation?.name ?? ''} 的 contextToken）` : '（contextIndex）'}` });
   }
@@ -125,6 +173,8 @@ function recordsLayout(
   if (offset > 0) facts.push({ label: '偏移', value: `先跳过段首 ${offset} 个标记值（offset，只跳一次）` });
   if (sentinels.length > 0) facts.push({ label: '分隔值', value: `${sentinels.join('、')}（整数标记值等于它时分组，分隔值本身不属于任何组）` });
   if (groupOffset > 0) facts.push({ label: '组内偏移', value: `每组开头跳过 ${groupOffset} 个（groupOffset）` });
+  if (columns !== null && columns.length > width) notes.push(`列标题多于记录宽度 ${width}：多出的列标题只在动态宽度更大时用到。`);
+  if (columns !== null) notes.push('标题中的 {record} 和 {column} 换成从 1 数起的记录号和列号。');
   if (index >= width) notes.push(`目标下标 ${index} 不小于记录宽度 ${width}：按固定宽度时没有记录被标注。`);
   if (context !== null && (context < 0 || context >= width)) notes.push(`上下文下标 ${context} 超出记录宽度 ${width}：这些记录会被跳过。`);
   if (imagePath !== null && (imagePath < 0 || imagePath >= width)) notes.push(`图片路径下标 ${imagePath} 超出记录宽度 ${width}：这些记录会被跳过。`);
@@ -158,8 +208,9 @@ function recordsLayout(
         if (i === context) marks.push('context');
         if (i === imagePath) marks.push('image-path');
         if (start !== null && k === start + i) marks.push('width');
-        const role: BoxRole = i === index ? 'target' : 'token';
-        const caption = i === index ? '目标' : i === context ? '上下文' : i === imagePath ? '图片路径' : '';
+        const role: BoxRole = i === index || columns !== null ? 'target' : 'token';
+        const caption =
+          columns !== null ? columnTitle(i, r + 1) : i === index ? '目标' : i === context ? '上下文' : i === imagePath ? '图片路径' : '';
         recordBoxes.push({ role, position: `${start === null ? '' : `#${start + i} `}[${i}]`, caption, marks });
       }
       children.push({ caption: `记录 ${r + 1}`, kind: 'record', boxes: recordBoxes });
@@ -170,7 +221,7 @@ function recordsLayout(
   }
   if (sentinels.length > 0) segments.push({ caption: '', kind: 'plain', boxes: [gap()] });
   segments.push({ caption: '', kind: 'plain', boxes: [box('end', '[/…]', '段结束')] });
-  return { mode: 'records', section: target.section, facts, segments, notes };
+  return { mode: columns !== null ? 'columns' : 'records', section: target.section, facts, segments, notes };
 }
 
 function ignoredParts(target: TargetSpec): string[] {

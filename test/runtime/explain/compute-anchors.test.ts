@@ -16,6 +16,8 @@ function target(partial: Partial<TargetSpec>): TargetSpec {
     tokensPerLineIndex: null,
     contextIndex: null,
     imagePathToken: null,
+    parent: null,
+    notInside: null,
     ...partial,
   };
 }

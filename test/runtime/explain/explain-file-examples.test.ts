@@ -47,7 +47,8 @@ describe('examples/workspace with the builtin rules', () => {
     const annotations = await explainAll('equipment/character/fighter/weapon/102010612.equ');
     expect(annotations.find((a) => a.section === 'name')).toMatchObject({ title: '名称', value: '苍穹幕落臂铠' });
     expect(annotations.find((a) => a.section === 'rarity')).toMatchObject({ value: '4', valueLabel: '史诗' });
-    expect(annotations.find((a) => a.section === 'icon')?.image).toEqual({ path: 'item/new_equipment/01_weapon/fighter/gauntlet/gauntlet.img', index: 158 });
+    // [icon] also has a text rule on its path token; the image annotation is the one on the frame.
+    expect(annotations.find((a) => a.section === 'icon' && a.image)?.image).toEqual({ path: 'item/new_equipment/01_weapon/fighter/gauntlet/gauntlet.img', index: 158 });
     const skills = annotations.filter((a) => a.section === 'skill data up').flatMap((a) => (a.reference ? [a.reference] : []));
     expect(skills).toEqual([
       { relation: '技能', id: '169', context: '[fighter]', name: '金刚碎', path: 'skill/fighter/earthbreak.skl', resolutionStatus: 'resolved' },

@@ -18,7 +18,7 @@ import {
 } from '../../../runtime/search/search-index.js';
 
 function record(n: number, fields: Partial<SearchableRecord>): SearchableRecord {
-  return { n, id: '', description: '', title: '', content: '', section: '', fieldId: '', relation: '', values: '', ...fields };
+  return { n, id: '', description: '', title: '', content: '', section: '', fieldId: '', relation: '', values: '', labels: '', ...fields };
 }
 
 function terms(text: string): string[] {
