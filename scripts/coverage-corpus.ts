@@ -19,7 +19,7 @@
  * The builtin layer comes first unless --no-builtin is given; --layer adds layers after it. Files that
  * are not scripts (images, string tables, binary) are counted as skipped.
  */
-import { readdir, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';

@@ -134,8 +134,13 @@ export interface CoverageReport {
   notCovered: CoverageRow[];
   stale: { row: CoverageRow; id: string }[];
   inconsistent: CoverageRow[];
-  /** Configured definitions (rules and fields) no row of the map names. */
+  /**
+   * Configured definitions (rules and fields) that cite nothing: no row of the map names them and
+   * they carry no `sources` of their own.
+   */
   unmapped: string[];
+  /** Configured definitions without a `trust` state. */
+  untrusted: string[];
   problems: Problem[];
 }
 
@@ -213,7 +218,8 @@ export async function coverageReport(options: { layerDir?: string; coverageFile?
     notCovered: rows.filter((r) => r.status === 'not-covered'),
     stale: staleIds(rows, definedIds(bundle)),
     inconsistent: inconsistentRows(rows),
-    unmapped: configured.filter((d) => !named.has(d.id)).map((d) => `${d.kind === 'field' ? 'field ' : ''}${d.id}`),
+    unmapped: configured.filter((d) => !named.has(d.id) && d.sources.length === 0).map((d) => `${d.kind === 'field' ? 'field ' : ''}${d.id}`),
+    untrusted: configured.filter((d) => d.trust === null).map((d) => `${d.kind === 'field' ? 'field ' : ''}${d.id}`),
     problems: result.problems,
   };
 }
@@ -248,7 +254,10 @@ export function formatCoverageReport(report: CoverageReport): string {
   out.push('', `## fact rows: ${report.rows.total} in the map, ${report.rows.covered} covered, ${report.rows.notCovered} not covered`, '');
   for (const r of report.notCovered) out.push(`- ${r.section} ${r.tag}: ${r.reason ?? '(no reason given)'}`);
   if (report.unmapped.length > 0) {
-    out.push('', `## definitions no fact row names (${report.unmapped.length})`, '', report.unmapped.join(', '));
+    out.push('', `## definitions that cite no source (${report.unmapped.length})`, '', report.unmapped.join(', '));
+  }
+  if (report.untrusted.length > 0) {
+    out.push('', `## definitions without a trust state (${report.untrusted.length})`, '', report.untrusted.join(', '));
   }
   out.push('', '## checks', '');
   out.push(report.problems.length === 0 ? '- validation: no problems' : `- validation: ${report.problems.length} problem(s)`);
@@ -264,7 +273,7 @@ export function formatCoverageReport(report: CoverageReport): string {
 
 /** Whether the report passes: compiles without any problem, no stale or inconsistent map rows. */
 export function reportPasses(report: CoverageReport): boolean {
-  return report.problems.length === 0 && report.stale.length === 0 && report.inconsistent.length === 0;
+  return report.problems.length === 0 && report.stale.length === 0 && report.inconsistent.length === 0 && report.unmapped.length === 0 && report.untrusted.length === 0;
 }
 
 /** The command line: prints the report to `out`, problems to `err`; returns the exit code. */

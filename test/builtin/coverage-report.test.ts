@@ -48,8 +48,9 @@ describe('coverage report of rules/builtin', () => {
     expect(text).toContain('| (path) |');
   });
 
-  it('every configured definition is named by some fact row', () => {
+  it('every configured definition cites its sources (a fact row or its own sources) and has a trust state', () => {
     expect(report.unmapped).toEqual([]);
+    expect(report.untrusted).toEqual([]);
   });
 
   it('lists the rows that are not covered, each with its reason, and names every registry', () => {

@@ -14,3 +14,6 @@
 
 [create draw only object]
 	0	`dust`	0	0	0
+
+[none effect add]
+	1	-1	`crack`
