@@ -220,7 +220,7 @@ type FieldDefinition = Definition<DefinitionItem<FieldInput>>;
 
 /**
  * The first active rule (in explain order) that suppresses a field's implicit rule: one that uses the
- * field, or one that `covers` it. Rules are grouped once by what `covers` compares for equality
+ * field, or one of the field's own layer or a later one that `covers` it. Rules are grouped once by what `covers` compares for equality
  * (annotation type, title, relation, pathRoot, target kind and lower-cased section), so each field is
  * tested against the few rules of its group instead of every rule.
  */
@@ -245,7 +245,11 @@ function suppressorIndex(
     let best = firstUser.get(field) ?? activeRules.length;
     for (const i of groups.get(coverKey(generated)) ?? []) {
       if (i >= best) break;
-      if (covers(resolvedRules.get(activeRules[i] as RuleDefinition), generated)) {
+      const rule = activeRules[i] as RuleDefinition;
+      // A rule of an earlier layer was written without knowing this field: it does not replace it, so a
+      // user's field on a section the builtin layer also describes shows beside it (layers add up).
+      if (rule.layer.index < field.layer.index) continue;
+      if (covers(resolvedRules.get(rule), generated)) {
         best = i;
         break;
       }

@@ -49,10 +49,10 @@ describe('pvfVersion "current" on an nkpi archive', () => {
   it('returns 90CN-specific rules and hides 110US-only ones', async () => {
     const ids = async (section: string) =>
       (await search({ pvfVersion: 'current', workspaceId: 'cn', section, filePath: 'equipment/a.equ', limit: 100 })).items.map((i) => i.ruleId ?? i.fieldId);
-    expect(await ids('rarity')).toContain('equ.rarity.before-110us');
-    expect(await ids('buff basic explain')).not.toContain('equ.buff-basic-explain');
+    expect(await ids('rarity')).toContain('builtin.equ.rarity.before-110us');
+    expect(await ids('buff basic explain')).not.toContain('builtin.equ.buff-basic-explain');
     const explicit = await search({ pvfVersion: '110US', section: 'buff basic explain', filePath: 'equipment/a.equ' });
-    expect(explicit.items.map((i) => i.ruleId)).toContain('equ.buff-basic-explain');
+    expect(explicit.items.map((i) => i.ruleId)).toContain('builtin.equ.buff-basic-explain');
     const context = (await search({ pvfVersion: 'current', workspaceId: 'cn', section: 'rarity' })).context;
     expect(context.pvfVersion).toBe('90CN');
   });

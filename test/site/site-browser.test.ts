@@ -73,7 +73,7 @@ describe('overview', () => {
   });
 
   it('links to stable pages per file type, section and document', async () => {
-    const doc = docWhere((d) => d.id === 'equ.rarity' && d.kind === 'field', 'field equ.rarity');
+    const doc = docWhere((d) => d.id === 'builtin.equ.rarity' && d.kind === 'field', 'field builtin.equ.rarity');
     for (const [url, text] of [
       ['type/equ/', '.equ'],
       ['section/rarity/', '[rarity]'],
