@@ -35,9 +35,8 @@ import { openDirectoryWorkspace } from '../runtime/workspace/open-directory-work
 import type { Workspace } from '../runtime/workspace/workspace.js';
 import { DEFAULT_LAYER } from './coverage-rules.js';
 
-export interface TypeCoverage {
-  extension: string;
-  files: number;
+/** What is counted, per file and per file type. */
+export interface Counts {
   tags: number;
   tagsExplained: number;
   values: number;
@@ -47,23 +46,25 @@ export interface TypeCoverage {
   references: number;
   referencesResolved: number;
   warnings: number;
+}
+
+const COUNT_KEYS = ['tags', 'tagsExplained', 'values', 'valuesExplained', 'enums', 'enumsLabelled', 'references', 'referencesResolved', 'warnings'] as const satisfies readonly (keyof Counts)[];
+
+export interface TypeCoverage extends Counts {
+  extension: string;
+  files: number;
   /** Unexplained tag name (lower case) → how often. */
   uncovered: Map<string, number>;
 }
 
-export interface FileCoverage {
+export interface FileCoverage extends Counts {
   path: string;
   extension: string;
-  tags: number;
-  tagsExplained: number;
-  values: number;
-  valuesExplained: number;
-  enums: number;
-  enumsLabelled: number;
-  references: number;
-  referencesResolved: number;
-  warnings: number;
   uncovered: string[];
+}
+
+function emptyType(extension: string): TypeCoverage {
+  return { extension, files: 0, tags: 0, tagsExplained: 0, values: 0, valuesExplained: 0, enums: 0, enumsLabelled: 0, references: 0, referencesResolved: 0, warnings: 0, uncovered: new Map() };
 }
 
 /** The file type a path counts under: its last extension, lower case ("" for none). */
@@ -169,28 +170,21 @@ export function summarise(files: readonly FileCoverage[]): TypeCoverage[] {
   for (const f of files) {
     let t = byType.get(f.extension);
     if (!t) {
-      t = { extension: f.extension, files: 0, tags: 0, tagsExplained: 0, values: 0, valuesExplained: 0, enums: 0, enumsLabelled: 0, references: 0, referencesResolved: 0, warnings: 0, uncovered: new Map() };
+      t = emptyType(f.extension);
       byType.set(f.extension, t);
     }
     t.files += 1;
-    t.tags += f.tags;
-    t.tagsExplained += f.tagsExplained;
-    t.values += f.values;
-    t.valuesExplained += f.valuesExplained;
-    t.enums += f.enums;
-    t.enumsLabelled += f.enumsLabelled;
-    t.references += f.references;
-    t.referencesResolved += f.referencesResolved;
-    t.warnings += f.warnings;
+    for (const key of COUNT_KEYS) t[key] += f[key];
     for (const name of f.uncovered) t.uncovered.set(name, (t.uncovered.get(name) ?? 0) + 1);
   }
   return [...byType.values()].sort((a, b) => b.files - a.files || (a.extension < b.extension ? -1 : 1));
 }
 
 export function totalOf(types: readonly TypeCoverage[]): TypeCoverage {
-  const total: TypeCoverage = { extension: '(all)', files: 0, tags: 0, tagsExplained: 0, values: 0, valuesExplained: 0, enums: 0, enumsLabelled: 0, references: 0, referencesResolved: 0, warnings: 0, uncovered: new Map() };
+  const total = emptyType('(all)');
   for (const t of types) {
-    for (const key of ['files', 'tags', 'tagsExplained', 'values', 'valuesExplained', 'enums', 'enumsLabelled', 'references', 'referencesResolved', 'warnings'] as const) total[key] += t[key];
+    total.files += t.files;
+    for (const key of COUNT_KEYS) total[key] += t[key];
     for (const [name, n] of t.uncovered) total.uncovered.set(`${t.extension} [${name}]`, n);
   }
   return total;
