@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { PvfdocError } from '../errors.js';
-import { MAX_HTTP_BODY_BYTES } from './constants.js';
+import { HTTP_LIMITS, MAX_HTTP_BODY_BYTES, MCP_SECURITY_HEADERS, SITE_SECURITY_HEADERS, type HttpLimits } from './constants.js';
 import type { CreatedServer } from './create-server.js';
 import type { Logger } from './log.js';
 
@@ -30,6 +30,8 @@ export interface ServeHttpOptions {
   log: Logger;
   /** A static site to serve under / (GET, HEAD); default: the PVFDOC_SITE_DIR environment variable, else none. */
   siteDir?: string | undefined;
+  /** Connection and timeout limits; default HTTP_LIMITS. */
+  limits?: Partial<HttpLimits> | undefined;
 }
 
 export interface HttpServing {
@@ -67,15 +69,38 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   const siteDir = siteDirOption ? path.resolve(siteDirOption) : null;
   let allowedHosts = new Set<string>();
 
-  const http = createHttpServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      log('error', 'http', `request failed (a bug):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-      if (!res.headersSent) reply(res, 500, 'internal server error');
-      else res.end();
-    });
+  const limits: HttpLimits = { ...HTTP_LIMITS, ...options.limits };
+  const http = createHttpServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.keepAliveTimeoutMs,
+      // How often Node looks for connections past those timeouts (its default, 30 s, would let them linger).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(limits.headersTimeoutMs / 4))),
+    },
+    (req, res) => {
+      handle(req, res).catch((error: unknown) => {
+        log('error', 'http', `request failed (a bug):\n${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        if (!res.headersSent) reply(res, 500, 'internal server error');
+        else res.end();
+      });
+    },
+  );
+  http.maxConnections = limits.maxConnections;
+  // Node's headersTimeout starts with the first byte; a connection that never sends one would be
+  // held forever. Until its first request arrives, a connection lives at most headersTimeoutMs.
+  http.on('connection', (socket) => socket.setTimeout(limits.headersTimeoutMs, () => socket.destroy()));
+  http.on('request', (req: IncomingMessage) => req.socket.setTimeout(0));
+  let refusedConnections = 0;
+  http.on('drop', () => {
+    // Logged once per burst, not per connection: a flood must not flood the log too.
+    if (refusedConnections++ % 100 === 0) log('warn', 'http', `over ${limits.maxConnections} open connections: new ones are closed (${refusedConnections} so far)`);
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const onMcp = pathname === MCP_PATH;
+    for (const [name, value] of Object.entries(onMcp || siteDir === null ? MCP_SECURITY_HEADERS : SITE_SECURITY_HEADERS)) res.setHeader(name, value);
     if (!hostAllowed(req.headers.host, allowedHosts) || !originAllowed(req.headers.origin, allowedHosts)) {
       reply(res, 403, 'forbidden: the Host (or Origin) header does not name this server');
       return;
@@ -84,8 +109,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       reply(res, 401, 'unauthorized: send Authorization: Bearer <token>', { 'www-authenticate': 'Bearer' });
       return;
     }
-    const pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (pathname !== MCP_PATH) {
+    if (!onMcp) {
       if (siteDir !== null && (req.method === 'GET' || req.method === 'HEAD')) {
         await serveSiteFile(siteDir, pathname, req, res);
         return;
@@ -98,7 +122,13 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       reply(res, 405, 'method not allowed: this stateless server answers POST only', { allow: 'POST' });
       return;
     }
-    const body = await readBody(req, MAX_HTTP_BODY_BYTES);
+    const body = await readBody(req, MAX_HTTP_BODY_BYTES, limits.requestTimeoutMs);
+    if (body === 'timeout') {
+      // The rest of the body may never come: the connection is closed once the answer is out.
+      res.once('finish', () => req.socket.destroy());
+      reply(res, 408, `request body not received within ${limits.requestTimeoutMs} ms`, { connection: 'close' });
+      return;
+    }
     if (body === null) {
       reply(res, 413, `request body over ${MAX_HTTP_BODY_BYTES} bytes`, { connection: 'close' });
       return;
@@ -183,19 +213,32 @@ function bearerMatches(header: string | undefined, expected: Buffer): boolean {
   return match?.[1] !== undefined && timingSafeEqual(sha256(match[1].trim()), expected);
 }
 
-/** The body, or null when it is over the limit (the rest is not read). */
-async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+/** The body; null when it is over the limit (the rest is not read); 'timeout' when it does not arrive in time. */
+async function readBody(req: IncomingMessage, limit: number, timeoutMs: number): Promise<Buffer | null | 'timeout'> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) return null;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > limit) return null;
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = (value: Buffer | null | 'timeout') => {
+      clearTimeout(timer);
+      req.off('data', onData).off('end', onEnd).off('error', onError);
+      if (value !== null && value !== 'timeout') resolve(value);
+      else {
+        req.pause();
+        resolve(value);
+      }
+    };
+    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) finish(null);
+      else chunks.push(chunk);
+    };
+    const onEnd = () => finish(Buffer.concat(chunks));
+    const onError = () => finish('timeout');
+    req.on('data', onData).on('end', onEnd).on('error', onError);
+  });
 }
 
 const SITE_TYPES: Record<string, string> = {
@@ -220,7 +263,8 @@ async function serveSiteFile(siteDir: string, pathname: string, req: IncomingMes
   const inside = file.startsWith(`${siteDir}${path.sep}`);
   const info = inside ? await stat(file).catch(() => null) : null;
   if (info?.isDirectory()) {
-    res.writeHead(301, { location: `${pathname}/` }).end();
+    // Leading slashes collapsed: "//host/x" would be a protocol-relative redirect to another site.
+    res.writeHead(301, { location: `/${pathname.replace(/^[/\\]+/, '')}/` }).end();
     return;
   }
   if (!info) {
