@@ -105,7 +105,7 @@ export async function run(argv: string[]): Promise<number> {
       closeTransport = serving.close;
       finished = stop.signal;
     } else {
-      const serving = await serveStdio(createServer(ctx));
+      const serving = await serveStdio(createServer(ctx), { log });
       log('info', 'stdio', 'serving MCP on stdio');
       closeTransport = serving.close;
       finished = Promise.race([serving.closed, stop.signal]);
