@@ -25,7 +25,7 @@ export const ReadFileOutputSchema = z.strictObject({
   startLine: z.int().describe('first line returned, 1-based'),
   endLine: z.int().describe('last line returned, 1-based, inclusive'),
   startOffset: z.int().describe('0-based UTF-16 offset of text[0] in the whole file: an explain range maps into text by subtracting it'),
-  truncated: z.boolean().describe(`true when the response stopped before the requested endLine to stay under ${MAX_READ_FILE_BYTES} bytes; continue with startLine = endLine + 1`),
+  truncated: z.boolean().describe(`true when the answer stopped before the requested endLine to stay within ${MAX_READ_FILE_BYTES} bytes as sent; continue with startLine = endLine + 1`),
 });
 
 export type ReadFileOutput = z.output<typeof ReadFileOutputSchema>;
@@ -33,7 +33,7 @@ export type ReadFileOutput = z.output<typeof ReadFileOutputSchema>;
 const DESCRIPTION = [
   'Reads the text of one workspace file, whole or a line range.',
   'Call it to see the lines pvf_annotation_explain talks about, or any text file before changing it. workspaceId comes from workspace_info, filePath from list_files (or an explain reference path); startLine/endLine are 1-based and inclusive (e.g. the start.line/end.line of an explain annotation).',
-  `Returns { workspaceId, filePath, text, revision, textRevision, lineCount, startLine, endLine, startOffset, truncated }. text is the canonical text ("\\n" line ends) that explain ranges index (0-based UTF-16 offsets; subtract startOffset for a partial read). At most ${MAX_READ_FILE_BYTES} bytes per call, cut at a line boundary: when truncated, continue with startLine = endLine + 1.`,
+  `Returns { workspaceId, filePath, text, revision, textRevision, lineCount, startLine, endLine, startOffset, truncated }. text is the canonical text ("\\n" line ends) that explain ranges index (0-based UTF-16 offsets; subtract startOffset for a partial read). An answer stays within ${MAX_READ_FILE_BYTES} bytes as sent (the text counted JSON-escaped, in both structuredContent and content), cut at a line boundary: when truncated, continue with startLine = endLine + 1.`,
   describeErrors(['WORKSPACE_NOT_FOUND', 'NO_ARCHIVE', 'FILE_NOT_FOUND', 'INVALID_ARGUMENT', 'RESPONSE_TOO_LARGE', 'STALE_WORKSPACE', 'IO_ERROR', 'INVALID_ARCHIVE']),
 ].join('\n\n');
 
@@ -85,7 +85,18 @@ interface LineSlice {
   truncated: boolean;
 }
 
-/** Whole lines startLine..endLine of a `\n`-only text, each with its `\n`, within the byte budget. */
+/** Room left in the answer for everything but the text (file path, revisions, the heading line). */
+const ANSWER_OVERHEAD_BYTES = 4096;
+
+/**
+ * What a line costs in the answer: the text is sent twice (structuredContent and the readable content)
+ * and JSON-escaped (a control character becomes a 6-byte \u escape), so raw bytes undercount it.
+ */
+export function sentBytes(line: string): number {
+  return 2 * (Buffer.byteLength(JSON.stringify(line)) - 2);
+}
+
+/** Whole lines startLine..endLine of a `\n`-only text, each with its `\n`, within the answer budget. */
 export function sliceLines(text: string, startLine: number | undefined, endLine: number | undefined, maxBytes = MAX_READ_FILE_BYTES): LineSlice {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
@@ -102,13 +113,13 @@ export function sliceLines(text: string, startLine: number | undefined, endLine:
   }
   const last = Math.min(endLine ?? lineCount, lineCount);
   const lineStart = (line: number): number => starts[line - 1] ?? text.length;
-  let bytes = 0;
+  let bytes = ANSWER_OVERHEAD_BYTES;
   let end = first - 1;
   for (let line = first; line <= last; line++) {
-    const lineBytes = Buffer.byteLength(text.slice(lineStart(line), lineStart(line + 1)));
+    const lineBytes = sentBytes(text.slice(lineStart(line), lineStart(line + 1)));
     if (bytes + lineBytes > maxBytes) {
       if (line === first) {
-        throw new PvfdocError('RESPONSE_TOO_LARGE', `line ${line} alone is ${lineBytes} bytes, over the ${maxBytes}-byte read_file limit`, {
+        throw new PvfdocError('RESPONSE_TOO_LARGE', `line ${line} alone would take ${lineBytes} bytes as sent, over the ${maxBytes}-byte read_file limit`, {
           hint: 'This line cannot be returned by read_file; use pvf_annotation_explain with startLine/endLine to get its annotations and values.',
           data: { line, bytes: lineBytes, limit: maxBytes },
         });
