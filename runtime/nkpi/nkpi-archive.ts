@@ -19,7 +19,7 @@ import { LCG_MAIN, type NkpiKeySet } from './keystream.js';
 import { bytesText, NKPI_HINT, nkpiError, nkpiFileError } from './nkpi-error.js';
 import { pagedSource } from './paged.js';
 import { PathIndex, type NkpiDir } from './path-index.js';
-import { DEFAULT_MAX_POOL_BYTES, parseNameTable, type StringPools } from './pools.js';
+import { DEFAULT_MAX_POOL_BYTES, parseNameTable, poolLimitsFor, type StringPools } from './pools.js';
 import { readNkpiTokens, renderNkpiScript, type NkpiTokens, type RenderRules } from './render-script.js';
 import { inflateLimited } from './zlib-limits.js';
 
@@ -146,7 +146,7 @@ export class NkpiArchive {
 
     const tableBytes = this.readSection(table, 24 * header.fileCount, 'file table');
     this.table = new DataView(tableBytes.buffer, tableBytes.byteOffset, tableBytes.byteLength);
-    const nameTable = parseNameTable(this.readSection(names, header.nameTableSize, 'name table'), keys, label, { maxPoolBytes: options.maxPoolBytes ?? DEFAULT_MAX_POOL_BYTES });
+    const nameTable = parseNameTable(this.readSection(names, header.nameTableSize, 'name table'), keys, label, poolLimitsFor(this.size, options.maxPoolBytes ?? DEFAULT_MAX_POOL_BYTES));
     this.pools = nameTable.pools;
     this.namePrefix = nameTable.prefix;
     this.nameTableTrailing = nameTable.trailing;

@@ -19,8 +19,24 @@ export const NAME_TABLE_PREFIX_BYTES = 8;
 export const DEFAULT_MAX_POOL_BYTES = 1024 * 1024 * 1024;
 
 export interface PoolLimits {
-  /** Largest rawLen accepted for one pool (zip-bomb guard). */
+  /** Largest rawLen accepted for one pool, and for both pools together (zip-bomb guard). */
   maxPoolBytes: number;
+  /** Why that limit, for the message (e.g. "32 × the 1 MiB archive"); default: the absolute limit. */
+  reason?: string;
+}
+
+/** Name pools hold names, which are a small part of an archive: 32× its size is far above any real one. */
+export const MAX_POOL_ARCHIVE_RATIO = 32;
+/** Below this, the archive-size bound does not apply (tiny test archives). */
+const MIN_POOL_BOUND = 16 * 1024 * 1024;
+
+/**
+ * The pool limit for an archive of `archiveBytes`: the absolute limit, and at most 32× the archive's
+ * size. Deflate's 1032:1 ceiling alone lets a 1 MB archive of zero-filled pools claim 2 GB.
+ */
+export function poolLimitsFor(archiveBytes: number, absolute = DEFAULT_MAX_POOL_BYTES): PoolLimits {
+  const bySize = Math.max(MIN_POOL_BOUND, MAX_POOL_ARCHIVE_RATIO * archiveBytes);
+  return bySize < absolute ? { maxPoolBytes: bySize, reason: `for a ${bytesText(archiveBytes)} archive: ${MAX_POOL_ARCHIVE_RATIO} × its size, at least ${bytesText(MIN_POOL_BOUND)}` } : { maxPoolBytes: absolute };
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -87,26 +103,44 @@ export function parseNameTable(bytes: Uint8Array, keys: NkpiKeySet, label: strin
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = NAME_TABLE_PREFIX_BYTES;
-  const pool = (name: 'sTrA' | 'sTrW', seed: number, mask: number): Buffer => {
+  interface PoolFrame {
+    name: 'sTrA' | 'sTrW';
+    seed: number;
+    encSize: number;
+    rawLen: number;
+    start: number;
+  }
+  // Both headers first: what the two pools claim together is checked before either is inflated.
+  const frame = (name: 'sTrA' | 'sTrW', seed: number, mask: number): PoolFrame => {
     if (at + 8 > bytes.length) throw nkpiError(label, `the name table ends before the ${name} pool header (at name-table byte ${at} of ${bytes.length})`, { pool: name });
     const encSize = (view.getUint32(at, true) ^ mask) >>> 0;
     const rawLen = (view.getUint32(at + 4, true) ^ encSize) >>> 0;
     at += 8;
-    if (encSize === 0 && rawLen === 0) return EMPTY;
     if (encSize > bytes.length - at) {
       throw nkpiError(label, `the ${name} pool header declares ${encSize} compressed bytes, but only ${bytes.length - at} bytes of the name table remain (a corrupt header or other keys: mask ${hexMask(mask)})`, { pool: name, encSize });
     }
-    if (rawLen > limits.maxPoolBytes) {
-      throw nkpiError(label, `the ${name} pool declares ${rawLen} inflated bytes (${bytesText(rawLen)}), over the ${bytesText(limits.maxPoolBytes)} limit; it is refused unread (zip-bomb guard)`, { pool: name, rawLen, limit: limits.maxPoolBytes });
-    }
-    const encrypted = Buffer.from(bytes.subarray(at, at + encSize));
+    const start = at;
     at += encSize;
-    const inflated = inflateLimited(encrypted, seed, LCG_ALT, rawLen, (problem) => nkpiError(label, `the ${name} pool ${problem} (key ${keys.name})`, { pool: name, rawLen, encSize }));
-    return inflated;
+    return { name, seed, encSize, rawLen, start };
+  };
+  const frames = [frame('sTrA', keys.strA, keys.maskA), frame('sTrW', keys.strW, keys.maskW)];
+  let claimed = 0;
+  for (const { name, rawLen } of frames) {
+    claimed += rawLen;
+    if (claimed > limits.maxPoolBytes) {
+      const what = claimed === rawLen ? `${rawLen} inflated bytes (${bytesText(rawLen)}),` : `${rawLen} inflated bytes, ${bytesText(claimed)} with the other pool,`;
+      const limit = limits.reason ? `${bytesText(limits.maxPoolBytes)} limit (${limits.reason})` : `${bytesText(limits.maxPoolBytes)} limit`;
+      throw nkpiError(label, `the ${name} pool declares ${what} over the ${limit}; it is refused unread (zip-bomb guard)`, { pool: name, rawLen, limit: limits.maxPoolBytes });
+    }
+  }
+  const inflate = ({ name, seed, encSize, rawLen, start }: PoolFrame): Buffer => {
+    if (encSize === 0 && rawLen === 0) return EMPTY;
+    const encrypted = Buffer.from(bytes.subarray(start, start + encSize));
+    return inflateLimited(encrypted, seed, LCG_ALT, rawLen, (problem) => nkpiError(label, `the ${name} pool ${problem} (key ${keys.name})`, { pool: name, rawLen, encSize }));
   };
   const prefix = Uint8Array.from(bytes.subarray(0, NAME_TABLE_PREFIX_BYTES));
-  const a = pool('sTrA', keys.strA, keys.maskA);
-  const w = pool('sTrW', keys.strW, keys.maskW);
+  const a = inflate(frames[0] as PoolFrame);
+  const w = inflate(frames[1] as PoolFrame);
   return { prefix, pools: new StringPools(a, w), trailing: bytes.length - at };
 }
 

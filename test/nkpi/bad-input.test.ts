@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { NKPI_HEADER_BYTES } from '../../runtime/nkpi/header.js';
 import { ALTERNATE_KEYS, LCG_MAIN, STANDARD_KEYS, xorKeystream } from '../../runtime/nkpi/keystream.js';
 import { DEFAULT_MAX_CHUNK_BYTES, openNkpiArchiveBytes } from '../../runtime/nkpi/nkpi-archive.js';
+import { DEFAULT_MAX_POOL_BYTES, NAME_TABLE_PREFIX_BYTES, parseNameTable, poolLimitsFor } from '../../runtime/nkpi/pools.js';
 import { lockPages, NkpiArchiveBuilder, writeNkpiArchive } from '../support/write-nkpi-archive.js';
 import { caught, vectorBytes } from './helpers.js';
 import { layoutOf, patchGrpi, patchHeader, patchTable } from './mutate.js';
@@ -146,9 +147,41 @@ describe('chunks', () => {
     const bytes = Buffer.from(vectorBytes());
     // sTrA rawLen: b = rawLen ^ encSize at name table byte 12.
     bytes.writeUInt32LE((2 ** 31 ^ 40) >>> 0, 132 + 12);
-    expect(caught(() => open(bytes)).message).toBe('bad.pvf: the sTrA pool declares 2147483648 inflated bytes (2048 MiB), over the 1024 MiB limit; it is refused unread (zip-bomb guard)');
+    expect(caught(() => open(bytes)).message).toBe(
+      'bad.pvf: the sTrA pool declares 2147483648 inflated bytes (2048 MiB), over the 16 MiB limit (for a 261 bytes archive: 32 × its size, at least 16 MiB); it is refused unread (zip-bomb guard)',
+    );
     bytes.writeUInt32LE((1000 ^ 40) >>> 0, 132 + 12);
     expect(caught(() => open(bytes)).message).toBe('bad.pvf: the sTrA pool inflates to 34 bytes, not its stated 1000 (key standard)');
+  });
+});
+
+describe('name pools bounded by the archive', () => {
+  /** A name table whose two pools state `rawLen` each and hold `encSize` bytes each (never inflated). */
+  function nameTable(encSize: number, rawLens: [number, number]): Buffer {
+    const keys = STANDARD_KEYS;
+    const table = Buffer.alloc(NAME_TABLE_PREFIX_BYTES + 2 * (8 + encSize));
+    let at = NAME_TABLE_PREFIX_BYTES;
+    for (const [i, mask] of [keys.maskA, keys.maskW].entries()) {
+      table.writeUInt32LE((encSize ^ mask) >>> 0, at);
+      table.writeUInt32LE(((rawLens[i] ?? 0) ^ encSize) >>> 0, at + 4);
+      at += 8 + encSize;
+    }
+    return table;
+  }
+
+  it('a 1 MB archive of zero-filled pools cannot claim 2 GB: both pools together stay within 32x its size', () => {
+    // 1 MiB of compressed pool could honestly be 1 GiB of zeros (1032:1), so the ratio guard passes it.
+    const encSize = 512 * 1024;
+    const limits = poolLimitsFor(1024 * 1024);
+    expect(limits.maxPoolBytes).toBe(32 * 1024 * 1024);
+    const one = caught(() => parseNameTable(nameTable(encSize, [500 * 1024 * 1024, 0]), STANDARD_KEYS, 'bomb.pvf', limits));
+    expect(one.message).toMatch(/^bomb\.pvf: the sTrA pool declares 524288000 inflated bytes \(500 MiB\), over the 32 MiB limit \(for a 1 MiB archive: 32 × its size, at least 16 MiB\); it is refused unread/);
+    const both = caught(() => parseNameTable(nameTable(encSize, [20 * 1024 * 1024, 20 * 1024 * 1024]), STANDARD_KEYS, 'bomb.pvf', limits));
+    expect(both.message).toMatch(/the sTrW pool declares 20971520 inflated bytes, 40 MiB with the other pool, over the 32 MiB limit/);
+  });
+
+  it('keeps the absolute limit for large archives (110US name pools are about 400 MB)', () => {
+    expect(poolLimitsFor(4 * 1024 ** 3)).toEqual({ maxPoolBytes: DEFAULT_MAX_POOL_BYTES });
   });
 });
 
