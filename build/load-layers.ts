@@ -154,6 +154,7 @@ async function loadLayer(dir: string, index: number, problems: Problem[]): Promi
     contentHash: '',
   };
 
+  const problemsBefore = problems.length;
   const annotationsDoc = await readJson(dir, LAYER_FILES.annotations, name, problems, false);
   const partFiles = await listAnnotationParts(dir, name, problems);
   const partDocs: [string, JsonDocument][] = [];
@@ -163,7 +164,8 @@ async function loadLayer(dir: string, index: number, problems: Problem[]): Promi
   }
   const listsDoc = await readJson(dir, LAYER_FILES.lists, name, problems, false);
   const renderingDoc = await readJson(dir, LAYER_FILES.rendering, name, problems, false);
-  if (annotationsDoc === undefined && partFiles.length === 0 && listsDoc === undefined && renderingDoc === undefined) {
+  // A file that is there but cannot be read or parsed has its own message already.
+  if (annotationsDoc === undefined && partFiles.length === 0 && listsDoc === undefined && renderingDoc === undefined && problems.length === problemsBefore) {
     problems.push(err(name, '', '', 'holds none of annotations.json, annotations/*.json, lists.json, rendering.json; add at least one'));
   }
 
@@ -312,9 +314,9 @@ async function readJson(
   problems: Problem[],
   required: boolean,
 ): Promise<JsonDocument | undefined> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(path.join(dir, file), 'utf8');
+    bytes = await readFile(path.join(dir, file));
   } catch (cause) {
     const code = (cause as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') {
@@ -328,6 +330,12 @@ async function readJson(
     }
     return undefined;
   }
+  const invalidAt = firstInvalidUtf8(bytes);
+  if (invalidAt !== -1) {
+    problems.push(err(layerName, file, '', `is not valid UTF-8 (byte offset ${invalidAt}, 0x${(bytes[invalidAt] ?? 0).toString(16).padStart(2, '0')}): save it as UTF-8`));
+    return undefined;
+  }
+  const text = bytes.toString('utf8');
   try {
     const doc = parseJsonDocument(text);
     for (const dup of doc.duplicateKeys) {
@@ -399,4 +407,35 @@ function arrayAt(value: unknown, key: string): unknown[] {
   if (value === null || typeof value !== 'object') return [];
   const member = (value as Record<string, unknown>)[key];
   return Array.isArray(member) ? member : [];
+}
+
+/**
+ * Offset of the first byte that is not part of a well-formed UTF-8 sequence, or -1. Node's decoder
+ * would replace it with U+FFFD silently, and a label would change without anyone noticing.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i] as number;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let need: number;
+    let min: number;
+    if (b >= 0xc2 && b <= 0xdf) [need, min] = [1, 0x80];
+    else if (b >= 0xe0 && b <= 0xef) [need, min] = [2, 0x800];
+    else if (b >= 0xf0 && b <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    let cp = b & (0x3f >> need);
+    for (let k = 1; k <= need; k++) {
+      const c = bytes[i + k];
+      if (c === undefined || (c & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not UTF-8.
+    if (cp < min || (cp >= 0xd800 && cp <= 0xdfff) || cp > 0x10ffff) return i;
+    i += need + 1;
+  }
+  return -1;
 }
