@@ -29,7 +29,13 @@ export function ruleSuppliesMatch(match: MatchInput | undefined): boolean {
  * out `kind` is then reported instead of silently using the field's target.
  */
 export function ruleSuppliesTarget(target: TargetInput | undefined): boolean {
-  return (target?.kind ?? '') !== '' || target?.parent !== undefined || target?.notInside !== undefined;
+  return (
+    (target?.kind ?? '') !== '' ||
+    target?.parent !== undefined ||
+    target?.notInside !== undefined ||
+    target?.topLevel !== undefined ||
+    target?.sectionPattern !== undefined
+  );
 }
 
 /**

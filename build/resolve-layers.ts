@@ -330,7 +330,8 @@ function makeDocument(args: {
     content: annotation.content,
     summary,
     summaryTruncated: truncated,
-    section: resolved.target.kind === 'path' ? null : resolved.target.section,
+    // A sectionPattern rule shows its pattern where a section would be (search and get match it).
+    section: resolved.target.kind === 'path' ? null : (resolved.target.sectionPattern ?? resolved.target.section),
     targetKind: resolved.target.kind,
     annotationType: annotation.type,
     relation: annotation.relation,

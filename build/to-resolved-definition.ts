@@ -42,6 +42,8 @@ function toTargetSpec(target: TargetInput | undefined): TargetSpec {
     imagePathToken: target?.imagePathToken ?? null,
     parent: target?.parent ?? null,
     notInside: target?.notInside ?? null,
+    topLevel: target?.topLevel === true,
+    sectionPattern: target?.sectionPattern ?? null,
   };
 }
 
@@ -86,7 +88,7 @@ function toPreviewSpec(preview: PreviewInput): PreviewSpec {
  * implicit rule. Go zero values: plain ints compare absent as 0; pointer fields keep absent distinct.
  * pvfdoc's scope keys (`parent`, `notInside`) are part of the target too: a rule limited to one
  * enclosing section does not stand in for a field that applies everywhere (case-insensitive names,
- * `notInside` as a set; absent and empty are the same).
+ * `notInside` as a set; absent and empty are the same), and so are `topLevel` and `sectionPattern`.
  */
 export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefinition): boolean {
   if (!rule) return false;
@@ -110,7 +112,9 @@ export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefi
     s.imagePathToken === t.imagePathToken &&
     JSON.stringify(s.range) === JSON.stringify(t.range) &&
     (s.parent ?? '').toLowerCase() === (t.parent ?? '').toLowerCase() &&
-    nameSet(s.notInside) === nameSet(t.notInside);
+    nameSet(s.notInside) === nameSet(t.notInside) &&
+    s.topLevel === t.topLevel &&
+    (s.sectionPattern ?? '').toLowerCase() === (t.sectionPattern ?? '').toLowerCase();
   if (!sameTarget) return false;
   const m = rule.match;
   if (m.extensions.length === 0 && m.glob.trim() === '') return true;

@@ -8,7 +8,7 @@
  * Shape problems (unknown keys, wrong types, JSON syntax, key case) are the loader's; not repeated here.
  */
 import { DEFAULT_PVF_VERSIONS } from '../runtime/bundle/constants.js';
-import { globError } from '../runtime/match/match-glob.js';
+import { globError, sectionPatternError } from '../runtime/match/match-glob.js';
 import type { AnnotationInput, FieldInput, MatchInput, RelationInput, TargetInput } from './input-schema.js';
 import { LAYER_FILES, type LoadedLayer, type RelationItem, type SourceItem } from './load-layers.js';
 import type { Problem } from './problems.js';
@@ -448,7 +448,8 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
   const kind = target.kind ?? '';
   const type = annotation.type ?? '';
   const repeated = repeatedKey(target);
-  const sectionBlank = (target.section ?? '').trim() === '';
+  // pvfdoc's topLevel / sectionPattern stand in for target.section (checkSectionChoice).
+  const sectionBlank = (target.section ?? '').trim() === '' && target.topLevel !== true && target.sectionPattern === undefined;
   const blankSection = (): void =>
     rep.add('.target.section', '.target.section 不能为空', 'set target.section to the section name without brackets, e.g. "name" for [name]', T);
   const notForKind = (): void => {
@@ -462,6 +463,7 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
     }
   };
   checkScope(rep, target, kind);
+  checkSectionChoice(rep, target, kind);
   if (annotation.columns !== undefined && kind !== 'token') {
     rep.add(
       '.annotation.columns',
@@ -526,6 +528,66 @@ function checkScope(rep: Reporter, target: TargetInput, kind: string): void {
       T,
     );
   });
+}
+
+/**
+ * pvfdoc extensions `target.topLevel` (token targets: the tokens before the first section, so no
+ * section, pattern or scope) and `target.sectionPattern` (section and token targets: a Go path.Match
+ * pattern for the name, instead of `section`). One problem per bad key.
+ */
+function checkSectionChoice(rep: Reporter, target: TargetInput, kind: string): void {
+  const { topLevel, sectionPattern } = target;
+  if (topLevel !== undefined && kind !== 'token') {
+    rep.add('.target.topLevel', '.target.topLevel 只允许用于 token 标注', 'the tokens before the first section are values: use target.kind "token", or remove target.topLevel', T);
+  }
+  if (sectionPattern !== undefined && kind === 'path') {
+    rep.add('.target.sectionPattern', '.target.sectionPattern 只允许用于 section 或 token 标注', 'a path target has no section: remove target.sectionPattern', T);
+    return;
+  }
+  if (topLevel === true && kind === 'token') {
+    for (const key of ['section', 'sectionPattern'] as const) {
+      if (target[key] === undefined) continue;
+      rep.add(
+        `.target.${key}`,
+        '.target.topLevel 不能与 target.section 或 target.sectionPattern 同时使用',
+        `target.topLevel addresses the tokens before the first section: remove target.${key}, or remove target.topLevel`,
+        T,
+      );
+    }
+    for (const key of ['parent', 'notInside'] as const) {
+      if (target[key] === undefined) continue;
+      rep.add(
+        `.target.${key}`,
+        '.target.topLevel 不能与 target.parent 或 target.notInside 同时使用',
+        `the tokens before the first section sit in no section: remove target.${key}`,
+        T,
+      );
+    }
+    return;
+  }
+  if (sectionPattern === undefined) return;
+  if (target.section !== undefined) {
+    rep.add(
+      '.target.sectionPattern',
+      '.target.section 与 target.sectionPattern 只能配置一个',
+      'name one section with target.section, or several by pattern with target.sectionPattern; remove one of them',
+      T,
+    );
+    return;
+  }
+  if (sectionPattern.trim() === '') {
+    rep.add('.target.sectionPattern', '.target.sectionPattern 不能为空', 'write the name pattern without brackets, e.g. "FRAME[0-9][0-9][0-9]" for [FRAME000]…[FRAME999]', T);
+    return;
+  }
+  const error = sectionPatternError(sectionPattern);
+  if (error !== null) {
+    rep.add(
+      '.target.sectionPattern',
+      `.target.sectionPattern 无效: ${error}`,
+      'fix the pattern: Go path.Match syntax (*, ?, [0-9], [^...]) for one section name, compared case-insensitively',
+      T,
+    );
+  }
 }
 
 /**

@@ -10,8 +10,9 @@ import { z } from 'zod';
  * search-index.json holds bigram postings (tokenizer pvfdoc-bigram@1).
  * 3: the pvfdoc format extensions: documents carry `trust` and `sources`, targets `parent` and
  * `notInside`, annotations `sentinels` and `columns` (docs/rule-layers.md "Format extensions").
+ * 4: targets carry `topLevel` and `sectionPattern` (pvfdoc extensions).
  */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 export const BUNDLE_FILES = [
   'documents.json',
@@ -61,6 +62,11 @@ export const TargetSpecSchema = z.strictObject({
   imagePathToken: z.int().nullable(),
   parent: z.string().nullable().describe('pvfdoc extension: the direct enclosing section must have this name'),
   notInside: z.array(z.string()).nullable().describe('pvfdoc extension: no enclosing section (any depth) may have one of these names'),
+  topLevel: z.boolean().describe('pvfdoc extension: the target is the tokens before the first section (as one section\'s direct tokens)'),
+  sectionPattern: z
+    .string()
+    .nullable()
+    .describe('pvfdoc extension: section names matching this Go path.Match pattern (case-insensitive), instead of section'),
 });
 
 /** A JSON value (the type of `z.json()`). */

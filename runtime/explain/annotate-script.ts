@@ -9,7 +9,7 @@ import type { Bundle } from '../bundle/load-bundle.js';
 import type { AnnotationSpec, AnnotationType, BundleDocument, BundleRelation, Trust } from '../bundle/schema.js';
 import { PvfdocError } from '../errors.js';
 import { matchesDefinition } from '../match/match-glob.js';
-import { cleanPath } from '../workspace/archive-path.js';
+import { cleanPath, dirnameOf } from '../workspace/archive-path.js';
 import { parseInt32 } from './canonical-number.js';
 import { computeAnchors, type Anchor } from './compute-anchors.js';
 import type { ScriptWarningCode } from './lex-script.js';
@@ -59,6 +59,11 @@ export interface ExplainPathLink {
   /** The archive path: as the workspace spells it when resolved, else the looked-up candidate. */
   path: string;
   resolutionStatus: 'resolved' | 'missing' | 'unsupported';
+  /**
+   * Set when the link resolved relative to the folder of the explained file (pvfdoc), not as pvfine's
+   * pathRoot + value from the archive root.
+   */
+  relativeToFile?: true;
 }
 
 /** One rule's contribution to a (merged) annotation, in rule order. */
@@ -86,9 +91,9 @@ export interface ExplainAnnotation {
   origin: 'rule';
   ruleIds: string[];
   documentIds: string[];
-  /** Section name as written in the file. */
-  section: string;
-  occurrence: number;
+  /** Section name as written in the file; null for the tokens before the first section (topLevel). */
+  section: string | null;
+  occurrence: number | null;
   /** Direct-token index (the first one of a range); null on a section tag. */
   tokenIndex: number | null;
   /** Last direct-token index covered, only for range annotations spanning several tokens. */
@@ -301,9 +306,12 @@ function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anch
       }
       break;
     }
-    case 'path':
-      item.pathLink = pathLink(input.resolvePath, spec.pathRoot ?? '', value);
+    case 'path': {
+      // An empty path token (``) names no file: no link at all, not a missing one.
+      const link = trimSpace(value) === '' ? undefined : pathLink(input.resolvePath, spec.pathRoot ?? '', value, input.filePath);
+      if (link) item.pathLink = link;
       break;
+    }
     case 'text':
       break;
   }
@@ -354,13 +362,33 @@ function enumLabel(bundle: Bundle, documentId: string, value: string): string | 
   return labels.get(value);
 }
 
-/** §2.4 `path`: clean(join(trimSlashes(pathRoot), trimLeft(value, "/"))), backslashes as slashes. */
-function pathLink(resolvePath: ResolvePath | undefined, root: string, value: string): ExplainPathLink {
-  const candidate = cleanPath(joinPath(trimSlashes(root.replaceAll('\\', '/')), value.replaceAll('\\', '/').replace(/^\/+/, '')));
+/**
+ * §2.4 `path`: clean(join(trimSlashes(pathRoot), trimLeft(value, "/"))), backslashes as slashes — the
+ * pvfine candidate, tried first. When that file does not exist, pvfdoc tries the value relative to the
+ * folder of the explained file (`Animation/x.ani`, `../Animation/x.ani` in .act/.obj/.map… files), with
+ * `.` and `..` resolved and never above the archive root. A missing link shows the pvfine candidate.
+ */
+function pathLink(resolvePath: ResolvePath | undefined, root: string, value: string, filePath: string): ExplainPathLink {
+  const rel = value.replaceAll('\\', '/');
+  const candidate = cleanPath(joinPath(trimSlashes(root.replaceAll('\\', '/')), rel.replace(/^\/+/, '')));
   if (!resolvePath) return { root, value, path: candidate, resolutionStatus: 'unsupported' };
-  if (candidate === '.' || candidate === '..' || candidate.startsWith('../')) return { root, value, path: candidate, resolutionStatus: 'missing' };
-  const found = resolvePath(candidate);
-  return found === null ? { root, value, path: candidate, resolutionStatus: 'missing' } : { root, value, path: found, resolutionStatus: 'resolved' };
+  if (!escapesRoot(candidate)) {
+    const found = resolvePath(candidate);
+    if (found !== null) return { root, value, path: found, resolutionStatus: 'resolved' };
+  }
+  if (!rel.startsWith('/')) {
+    const folder = dirnameOf(trimSlashes(filePath.replaceAll('\\', '/')));
+    const beside = cleanPath(folder === '' ? rel : `${folder}/${rel}`);
+    if (!escapesRoot(beside) && beside !== cleanPath(candidate)) {
+      const found = resolvePath(beside);
+      if (found !== null) return { root, value, path: found, resolutionStatus: 'resolved', relativeToFile: true };
+    }
+  }
+  return { root, value, path: candidate, resolutionStatus: 'missing' };
+}
+
+function escapesRoot(path: string): boolean {
+  return path === '.' || path === '..' || path.startsWith('../') || path.startsWith('/');
 }
 
 /** Later items on the same span (§2.6): title and type stay; ids and blocks append; first values win. */

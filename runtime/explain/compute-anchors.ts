@@ -13,11 +13,17 @@
  *   outside the width are skipped).
  * - pvfdoc's `annotation.columns` (token target, records, no index or range): every token of every
  *   record, with its column.
+ * - pvfdoc's `target.topLevel` (token targets): the tokens before the first section, as if they were
+ *   the direct tokens (index 0, 1, …) of one section occurrence; its anchors have section id 0, section
+ *   null and occurrence null.
+ * - pvfdoc's `target.sectionPattern`: every section whose name fits the pattern (Go `path.Match`,
+ *   case-insensitive), in text order, instead of the sections of one name.
  * - pvfdoc's scope keys limit the occurrences first: `target.parent` (the direct enclosing section has
  *   that name) and `target.notInside` (no enclosing section at any depth has one of those names).
  */
 import type { AnnotationType, TargetSpec } from '../bundle/schema.js';
 import { parseInt32 } from './canonical-number.js';
+import { matchSectionPattern } from '../match/match-glob.js';
 import { foldSectionName, type ScriptSection, type ScriptTokenElement, type ScriptView } from './parse-script-view.js';
 import { trimSpace } from './trim-space.js';
 
@@ -27,10 +33,10 @@ export interface Anchor {
   /** Value of the anchored token; null for section and range anchors. */
   value: string | null;
   sectionId: number;
-  /** Section name as written in the file. */
-  section: string;
-  /** 0-based occurrence of the section among same-name sections. */
-  occurrence: number;
+  /** Section name as written in the file; null for the tokens before the first section (topLevel). */
+  section: string | null;
+  /** 0-based occurrence of the section among same-name sections; null with `section`. */
+  occurrence: number | null;
   /** Direct-token index of the anchored token (of the first one for a range); null for sections. */
   tokenIndex: number | null;
   /** Direct-token index of the last token covered (equal to tokenIndex except for ranges). */
@@ -63,23 +69,38 @@ export interface AnchorOptions {
  * spans and the explain result is sorted by position.
  */
 export function computeAnchors(view: ScriptView, target: TargetSpec, options: AnchorOptions): Anchor[] {
-  if (target.kind === 'path' || target.section === null) return [];
-  const occurrences = inScope(view, occurrencesOf(view, target.section), target);
+  if (target.kind === 'path') return [];
+  let occurrences: Occurrence[];
+  if (target.topLevel) {
+    if (target.kind !== 'token') return [];
+    occurrences = [topLevelOccurrence(view)];
+  } else if (target.sectionPattern !== null) {
+    occurrences = inScope(view, occurrencesMatching(view, target.sectionPattern), target);
+  } else if (target.section !== null) {
+    occurrences = inScope(view, occurrencesOf(view, target.section), target);
+  } else {
+    return [];
+  }
   if (target.kind === 'section') {
-    return occurrences.map(({ section: s }) => ({
-      start: s.start,
-      end: s.end,
-      value: null,
-      sectionId: s.id,
-      section: s.name,
-      occurrence: s.occurrence,
-      tokenIndex: null,
-      lastTokenIndex: null,
-      recordIndex: null,
-      context: null,
-      imagePath: null,
-      column: null,
-    }));
+    const anchors: Anchor[] = [];
+    for (const { section: s } of occurrences) {
+      if (s === null) continue;
+      anchors.push({
+        start: s.start,
+        end: s.end,
+        value: null,
+        sectionId: s.id,
+        section: s.name,
+        occurrence: s.occurrence,
+        tokenIndex: null,
+        lastTokenIndex: null,
+        recordIndex: null,
+        context: null,
+        imagePath: null,
+        column: null,
+      });
+    }
+    return anchors;
   }
   if (options.columns === true) {
     return target.index === null && target.range === null ? repeatedAnchors(occurrences, target, options) : [];
@@ -99,31 +120,61 @@ export function computeAnchors(view: ScriptView, target: TargetSpec, options: An
 // --- Internal helpers ---
 
 interface Occurrence {
-  section: ScriptSection;
+  /** null: the tokens before the first section (topLevel). */
+  section: ScriptSection | null;
   /** Its direct tokens, in order (token i has index i). */
   tokens: ScriptTokenElement[];
 }
 
-const occurrencesCache = new WeakMap<ScriptView, Map<string, Occurrence[]>>();
+interface ViewIndex {
+  /** Folded name → its occurrences, by section id. */
+  byName: Map<string, Occurrence[]>;
+  /** Every section's occurrence, by section id (position id − 1). */
+  all: Occurrence[];
+  /** The tokens before the first section, indexed 0, 1, … (pvfdoc topLevel). */
+  topLevel: Occurrence;
+}
 
-/** Section occurrences of a name (case-insensitive), by section id; indexed once per view. */
-function occurrencesOf(view: ScriptView, name: string): Occurrence[] {
-  let byName = occurrencesCache.get(view);
-  if (!byName) {
-    byName = new Map();
-    const byId: Occurrence[] = [];
+const viewIndexCache = new WeakMap<ScriptView, ViewIndex>();
+
+/** Occurrences by name, and the top-level tokens; indexed once per view. */
+function viewIndex(view: ScriptView): ViewIndex {
+  let index = viewIndexCache.get(view);
+  if (!index) {
+    const byName = new Map<string, Occurrence[]>();
+    const all: Occurrence[] = [];
     for (const section of view.sections) {
       const occurrence: Occurrence = { section, tokens: [] };
-      byId[section.id] = occurrence;
+      all.push(occurrence);
       const key = foldSectionName(section.name);
       const list = byName.get(key);
       if (list) list.push(occurrence);
       else byName.set(key, [occurrence]);
     }
-    for (const token of view.tokens) if (token.sectionId !== 0) byId[token.sectionId]?.tokens.push(token);
-    occurrencesCache.set(view, byName);
+    const topLevel: Occurrence = { section: null, tokens: [] };
+    for (const token of view.tokens) {
+      if (token.sectionId !== 0) all[token.sectionId - 1]?.tokens.push(token);
+      else topLevel.tokens.push({ ...token, index: topLevel.tokens.length });
+    }
+    index = { byName, all, topLevel };
+    viewIndexCache.set(view, index);
   }
-  return byName.get(foldSectionName(name)) ?? [];
+  return index;
+}
+
+/** Section occurrences of a name (case-insensitive), by section id. */
+function occurrencesOf(view: ScriptView, name: string): Occurrence[] {
+  return viewIndex(view).byName.get(foldSectionName(name)) ?? [];
+}
+
+/** Section occurrences whose name fits a pvfdoc `sectionPattern`, by section id. */
+function occurrencesMatching(view: ScriptView, pattern: string): Occurrence[] {
+  return viewIndex(view).all.filter(({ section }) => section !== null && matchSectionPattern(pattern, section.name));
+}
+
+/** The tokens before the first section as one occurrence (token i has index i). */
+function topLevelOccurrence(view: ScriptView): Occurrence {
+  return viewIndex(view).topLevel;
 }
 
 /**
@@ -136,6 +187,7 @@ function inScope(view: ScriptView, occurrences: Occurrence[], target: TargetSpec
   if (parent === null && excluded === null) return occurrences;
   const sectionOf = (id: number | null): ScriptSection | undefined => (id === null ? undefined : view.sections[id - 1]);
   return occurrences.filter(({ section }) => {
+    if (section === null) return false;
     if (parent !== null) {
       const direct = sectionOf(section.parentId);
       if (!direct || foldSectionName(direct.name) !== parent) return false;
@@ -148,7 +200,7 @@ function inScope(view: ScriptView, occurrences: Occurrence[], target: TargetSpec
 }
 
 function tokenAnchor(
-  section: ScriptSection,
+  section: ScriptSection | null,
   token: ScriptTokenElement,
   extra?: Pick<Anchor, 'recordIndex' | 'context' | 'imagePath'> & { column?: number },
 ): Anchor {
@@ -156,9 +208,9 @@ function tokenAnchor(
     start: token.start,
     end: token.end,
     value: token.value,
-    sectionId: section.id,
-    section: section.name,
-    occurrence: section.occurrence,
+    sectionId: section?.id ?? 0,
+    section: section?.name ?? null,
+    occurrence: section?.occurrence ?? null,
     tokenIndex: token.index,
     lastTokenIndex: token.index,
     recordIndex: extra?.recordIndex ?? null,

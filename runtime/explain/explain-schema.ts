@@ -73,7 +73,16 @@ export const ExplainAnnotationSchema = z.strictObject({
   image: z.strictObject({ path: z.string(), index: z.int() }).optional(),
   inlineImage: z.literal(true).optional(),
   pathLink: z
-    .strictObject({ root: z.string(), value: z.string(), path: z.string(), resolutionStatus: z.enum(['resolved', 'missing', 'unsupported']) })
+    .strictObject({
+      root: z.string(),
+      value: z.string(),
+      path: z.string(),
+      resolutionStatus: z.enum(['resolved', 'missing', 'unsupported']),
+      relativeToFile: z
+        .literal(true)
+        .optional()
+        .describe('set when the file was found relative to the folder of the explained file, not as pathRoot + value from the archive root'),
+    })
     .optional(),
   placeholder: z
     .strictObject({

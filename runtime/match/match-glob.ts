@@ -236,3 +236,28 @@ function matchOne(token: Exclude<Token, { kind: 'star' }>, char: string): boolea
     }
   }
 }
+
+/**
+ * pvfdoc's `target.sectionPattern`: a section name against one Go `path.Match` segment pattern (`*`,
+ * `?`, `[0-9]`, `[^...]`), both lower-cased, the whole name consumed. Section names compare
+ * case-insensitively everywhere, so `FRAME[0-9][0-9][0-9]` matches `[frame012]`. An invalid pattern
+ * matches nothing.
+ */
+export function matchSectionPattern(pattern: string, name: string): boolean {
+  let tokens = sectionPatternCache.get(pattern);
+  if (tokens === undefined) {
+    tokens = sectionPatternError(pattern) === null ? (compileSegment(pattern.toLowerCase()) as Token[]) : null;
+    if (sectionPatternCache.size >= GLOB_CACHE_LIMIT) sectionPatternCache.clear();
+    sectionPatternCache.set(pattern, tokens);
+  }
+  return tokens !== null && matchSegment(tokens, name.toLowerCase());
+}
+
+/** Null when `pattern` is a valid section-name pattern (one segment: no "/"), else what is wrong. */
+export function sectionPatternError(pattern: string): string | null {
+  if (pattern.includes('/') || pattern.includes('\\')) return 'a section pattern is one name: no "/" or "\\"';
+  const compiled = compileSegment(pattern.toLowerCase());
+  return typeof compiled === 'string' ? `syntax error in pattern: ${compiled}` : null;
+}
+
+const sectionPatternCache = new Map<string, Token[] | null>();

@@ -6,7 +6,7 @@ import type { BundleDocument, VersionStatus } from '../bundle/schema.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
 import { bindingHash, decodeCursor, encodeCursor } from '../cursor.js';
 import { PvfdocError } from '../errors.js';
-import { fileExtension, matchesDefinition, normalizeArchivePath } from '../match/match-glob.js';
+import { fileExtension, matchesDefinition, matchSectionPattern, normalizeArchivePath } from '../match/match-glob.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_MATCHED_VALUES, MAX_SEARCH_RESPONSE_BYTES, type SearchInput, type SearchItem, type SearchOutput } from './search-schema.js';
 import { intersectAll } from './search-index.js';
 import { valueAt, type DocumentText } from './search-text.js';
@@ -149,7 +149,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
     if (annotationTypes && !annotationTypes.includes(doc.annotationType)) continue;
     if (relation !== null && doc.relation !== relation) continue;
     if (trust && (doc.trust === null || !trust.includes(doc.trust))) continue;
-    if (section !== null && text.sectionKey !== section) continue;
+    if (section !== null && text.sectionKey !== section && !(text.sectionPattern !== null && matchSectionPattern(text.sectionPattern, section))) continue;
     if (extensions && text.extensions.length > 0 && !text.extensions.some((e) => extensions.includes(e))) continue;
     if (status === 'effective' && !statusIn(doc, versionKey).effective) continue;
     if (filePath !== null) {

@@ -4,6 +4,7 @@
  * of the ranking order. Built lazily, on the first search of a bundle, and kept on the bundle object.
  */
 import type { BundleDocument } from '../bundle/schema.js';
+import { matchSectionPattern } from '../match/match-glob.js';
 import { extensionLabels } from './search-index.js';
 
 /** The searchable fields of one document, lower-cased, plus the keys the filters compare. */
@@ -22,6 +23,8 @@ export interface DocumentText {
   titleKey: string;
   /** section.trim(), lower-cased, or null: compared with the section filter. */
   sectionKey: string | null;
+  /** The target's `sectionPattern` (pvfdoc), or null: the section filter also matches names it fits. */
+  sectionPattern: string | null;
   /** match.extensions, lower-cased. */
   extensions: string[];
 }
@@ -101,6 +104,13 @@ export class SearchTexts {
       this.byFilter.set(key, groups);
     }
     const found = [...new Set(values)].map((v) => groups.get(v)).filter((l): l is Int32Array => l !== undefined);
+    if (key === 'section') {
+      // Documents whose sectionPattern fits one of the names (pvfdoc), beside those of that exact section.
+      const fitting = this.all().flatMap((text, position) =>
+        text.sectionPattern !== null && values.some((v) => matchSectionPattern(text.sectionPattern as string, v)) ? [position] : [],
+      );
+      if (fitting.length > 0) found.push(Int32Array.from(fitting));
+    }
     if (found.length === 1) return found[0] as Int32Array;
     const all = new Int32Array(found.reduce((n, l) => n + l.length, 0));
     let at = 0;
@@ -154,6 +164,7 @@ function toDocumentText(doc: BundleDocument): DocumentText {
     labels: extensionLabels(doc).toLowerCase(),
     titleKey: doc.title.trim().toLowerCase(),
     sectionKey: doc.section === null ? null : doc.section.trim().toLowerCase(),
+    sectionPattern: doc.targetKind === 'path' ? null : doc.resolved.target.sectionPattern,
     extensions: doc.match.extensions.map((e) => e.toLowerCase()),
   };
 }

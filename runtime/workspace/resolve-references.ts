@@ -5,7 +5,9 @@
  * - Union relations try their flattened members in order (`resolvedMembers`), passing the context on;
  *   the first `resolved` answer wins.
  * - Contextual relations pick the `contextPaths` entry whose key equals the context after trim and
- *   lower-casing: no context → `context_required`; a context without an entry → `missing`.
+ *   lower-casing, else (pvfdoc) the key equal to it with brackets added or removed (`gunner` finds
+ *   `[gunner]`, `[gunner]` finds `gunner`): no context → `context_required`; a context without an
+ *   entry → `missing`.
  * - The list file is the first existing of its layout candidates (`listPaths` for list relations, the
  *   same candidates of the chosen context path for contextual ones); none → `missing`.
  * - Per list an `id → row` map is built once: all tokens of the list, ignoring sections, records of
@@ -218,7 +220,7 @@ export function createReferenceIndex(bundle: Bundle, view: WorkspaceView, option
     if (relation.kind === 'contextual') {
       const wanted = normalizeContext(context);
       if (wanted === '') return CONTEXT_REQUIRED;
-      const entry = (relation.contextPaths ?? []).find(([key]) => normalizeContext(key) === wanted);
+      const entry = contextEntry(relation.contextPaths ?? [], wanted);
       if (!entry) return NOT_FOUND;
       candidates = listPathCandidates(entry[1]);
     } else {
@@ -265,6 +267,20 @@ export function createReferenceIndex(bundle: Bundle, view: WorkspaceView, option
 
 function normalizeContext(context: string | null): string {
   return trimSpace(context ?? '').toLowerCase();
+}
+
+/**
+ * The context path entry for a normalised context: the key equal to it, else (pvfdoc) the key equal
+ * to it with brackets added or removed. `.equ` files write a job as a bare word (`gunner`) or as a
+ * tag (`[gunner]`), and the 技能 relation keys its lists by `[gunner]`.
+ */
+function contextEntry(entries: readonly (readonly [string, string])[], wanted: string): readonly [string, string] | undefined {
+  const exact = entries.find(([key]) => normalizeContext(key) === wanted);
+  if (exact) return exact;
+  const bracketed = /^\[(.*)\]$/.exec(wanted);
+  const other = bracketed ? trimSpace(bracketed[1] ?? '').toLowerCase() : `[${wanted}]`;
+  if (other === '') return undefined;
+  return entries.find(([key]) => normalizeContext(key) === other);
 }
 
 function escapes(path: string): boolean {

@@ -128,14 +128,20 @@ describe.each(['utf-8', 'cp936'])('the real samples in a %s Script.pvf, explaine
   });
 
   it('the registries: every row links to its file with the name read from it (through a string link too)', async () => {
-    const equipment = (await explain('equipment/equipment.lst')).out.annotations.map((a) => a.reference);
+    // The id token of each row is the builtin rule builtin.lst.row-id; the links are runtime items.
+    const rows = (await explain('equipment/equipment.lst')).out.annotations;
+    expect(rows.filter((a) => a.origin === 'rule').map((a) => [a.value, a.ruleIds])).toEqual([
+      ['102010612', ['builtin.lst.row-id']],
+      ['101', ['builtin.lst.row-id']],
+    ]);
+    const equipment = rows.filter((a) => a.origin === 'runtime').map((a) => a.reference);
     expect(equipment).toEqual([
       { relation: '装备', id: '102010612', context: null, name: '苍穹幕落臂铠', path: EQU, resolutionStatus: 'resolved' },
       { relation: '装备', id: '101', context: null, name: '链接之剑', path: LINKED_EQU, resolutionStatus: 'resolved' },
     ]);
-    const skills = (await explain('skill/fighterskill.lst')).out.annotations.map((a) => a.reference);
+    const skills = (await explain('skill/fighterskill.lst')).out.annotations.filter((a) => a.origin === 'runtime').map((a) => a.reference);
     expect(skills[0]).toEqual({ relation: '技能', id: '169', context: '[fighter]', name: '金刚碎', path: 'skill/fighter/earthbreak.skl', resolutionStatus: 'resolved' });
-    const stackables = (await explain('stackable/stackable.lst')).out.annotations.map((a) => a.reference?.name);
+    const stackables = (await explain('stackable/stackable.lst')).out.annotations.filter((a) => a.origin === 'runtime').map((a) => a.reference?.name);
     expect(stackables).toEqual(['特级生命秘药', '2011格鬥大賽裝扮自選禮盒 (男格鬥)']);
   });
 

@@ -77,7 +77,8 @@ describe('pvfdoc serve with a Script.pvf workspace', () => {
       expect(explain.annotations.find((a) => a.section === 'name' && a.tokenIndex === 0)?.value).toBe('검은 사신의 장갑');
       expect(explain.annotations.find((a) => a.section === 'rarity' && a.tokenIndex === 0)?.valueLabel).toBe('史诗');
       const list = (await call(client, 'pvf_annotation_explain', { workspaceId: 'main', expectedRevision: main?.revision ?? -1, filePath: 'equipment/equipment.lst' })) as ExplainOutput;
-      expect(list.annotations[0]?.reference).toMatchObject({ id: '1', name: '검은 사신의 장갑', path: 'equipment/character/k.equ', resolutionStatus: 'resolved' });
+      // annotations[0] is the row's id token (builtin.lst.row-id); the runtime link follows.
+      expect(list.annotations.find((a) => a.origin === 'runtime')?.reference).toMatchObject({ id: '1', name: '검은 사신의 장갑', path: 'equipment/character/k.equ', resolutionStatus: 'resolved' });
     } finally {
       await client.close();
     }

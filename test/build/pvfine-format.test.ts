@@ -31,6 +31,8 @@ const NO_TARGET: TargetSpec = {
   imagePathToken: null,
   parent: null,
   notInside: null,
+  topLevel: false,
+  sectionPattern: null,
 };
 
 async function fileHashes(): Promise<Record<string, string>> {

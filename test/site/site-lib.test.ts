@@ -68,6 +68,8 @@ function target(partial: Partial<TargetSpec>): Pick<BundleDocument, 'resolved' |
     imagePathToken: null,
     parent: null,
     notInside: null,
+    topLevel: false,
+    sectionPattern: null,
     ...partial,
   };
   return {

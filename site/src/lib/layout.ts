@@ -7,7 +7,9 @@
  *
  * pvfdoc's format extensions are drawn too: where the section must sit (`parent`, `notInside`), the
  * values with a fixed meaning (`sentinels`) and the column titles of `columns` rules (every token of a
- * record is a target, captioned with its column's title).
+ * record is a target, captioned with its column's title), the tokens before the first section
+ * (`topLevel`: the header box is the file start, not a section tag) and section-name patterns
+ * (`sectionPattern`: the header shows the pattern).
  */
 import type { BundleDocument, BundleRelation, TargetSpec } from '../../../runtime/bundle/schema.js';
 
@@ -40,6 +42,8 @@ export interface LayoutFact {
 export interface LayoutDrawing {
   mode: 'path' | 'section' | 'index' | 'range' | 'records' | 'columns' | 'none';
   section: string | null;
+  /** What the target addresses: one section name, a name pattern, or the tokens before any section. */
+  where: 'section' | 'pattern' | 'top-level';
   /** Where the section must sit: "仅在 [x] 内", "不在 [y] 内" (target.parent / target.notInside). */
   scope: string[];
   /** Values with a fixed meaning (annotation.sentinels), in source order. */
@@ -62,13 +66,23 @@ const GROUPS_SHOWN = 2;
 export function layoutOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, relation?: BundleRelation | null): LayoutDrawing {
   const drawing = baseLayout(doc, relation ?? null);
   const { scope, sentinels } = extensionsOf(doc);
-  return { ...drawing, scope, sentinels };
+  const target = doc.resolved.target;
+  const where = target.kind !== 'path' && target.topLevel ? 'top-level' : target.kind !== 'path' && target.sectionPattern !== null ? 'pattern' : 'section';
+  return { ...drawing, where, scope, sentinels };
+}
+
+/** How the header names what the target addresses: `[name]`, `[pattern]`, or the file start. */
+function sectionLabel(target: TargetSpec): string {
+  if (target.topLevel) return '文件开头';
+  return `[${target.sectionPattern ?? target.section ?? ''}]`;
 }
 
 function extensionsOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>): Pick<LayoutDrawing, 'scope' | 'sentinels'> {
   const { target, annotation } = doc.resolved;
   const scope: string[] = [];
   if (target.kind !== 'path') {
+    if (target.topLevel) scope.push('第一个段之前');
+    if (target.sectionPattern !== null) scope.push(`段名匹配 ${target.sectionPattern}`);
     if (target.parent !== null) scope.push(`仅在 [${target.parent}] 内`);
     for (const name of target.notInside ?? []) scope.push(`不在 [${name}] 内`);
   }
@@ -76,7 +90,7 @@ function extensionsOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>):
   return { scope, sentinels };
 }
 
-function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, relation: BundleRelation | null): Omit<LayoutDrawing, 'scope' | 'sentinels'> {
+function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, relation: BundleRelation | null): Omit<LayoutDrawing, 'where' | 'scope' | 'sentinels'> {
   const target = doc.resolved.target;
   const facts: LayoutFact[] = [];
   const notes: string[] = [];
@@ -87,9 +101,21 @@ function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, re
     notes.push('路径规则标注文件或目录本身（文件树中的节点），不指向段或标记值。');
     return { mode: 'path', section: null, facts, segments: [], notes };
   }
-  const section = target.section;
-  const header: LayoutSegment = { caption: '段', kind: 'section', boxes: [{ role: target.kind === 'section' ? 'target' : 'header', position: `[${section ?? ''}]`, caption: target.kind === 'section' ? '目标：段标签' : '段标签', marks: [] }] };
-  facts.push({ label: '段', value: `[${section ?? ''}]` });
+  const section = target.sectionPattern ?? target.section;
+  const label = sectionLabel(target);
+  const headerCaption = target.topLevel ? '第一个段之前' : target.kind === 'section' ? '目标：段标签' : '段标签';
+  const header: LayoutSegment = {
+    caption: target.topLevel ? '文件开头' : '段',
+    kind: 'section',
+    boxes: [{ role: target.kind === 'section' ? 'target' : 'header', position: label, caption: headerCaption, marks: [] }],
+  };
+  if (target.topLevel) {
+    facts.push({ label: '位置', value: '文件开头、第一个段之前的标记值，下标从 0 数起（topLevel）' });
+  } else if (target.sectionPattern !== null) {
+    facts.push({ label: '段名模式', value: `${target.sectionPattern}（sectionPattern：Go path.Match 语法，不区分大小写，名称须整体匹配）` });
+  } else {
+    facts.push({ label: '段', value: label });
+  }
   if (target.parent !== null) facts.push({ label: '直接外层段', value: `仅在 [${target.parent}] 内（parent）` });
   if ((target.notInside ?? []).length > 0) {
     facts.push({ label: '排除外层段', value: `不在 ${(target.notInside ?? []).map((n) => `[${n}]`).join('、')} 内（notInside，任意层）` });
@@ -99,7 +125,11 @@ function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, re
     facts.push({ label: '固定值', value: `${sentinelPairs.map(([v, l]) => `${v} = ${l}`).join('；')}（sentinels：不查找关联/枚举）` });
   }
   if (target.kind === 'section') {
-    notes.push('段规则标注段的开标签 [name]（含方括号），段内每次出现各一处。');
+    notes.push(
+      target.sectionPattern !== null
+        ? '段规则标注名称匹配模式的每个段的开标签（含方括号），每次出现各一处。'
+        : '段规则标注段的开标签 [name]（含方括号），段内每次出现各一处。',
+    );
     return { mode: 'section', section, facts, segments: [header, { caption: '段内标记值', kind: 'plain', boxes: [box('token', '#0', ''), box('token', '#1', ''), gap()] }], notes };
   }
 
@@ -118,7 +148,11 @@ function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, re
     const boxes = run(0, index, (i) => box('token', `#${i}`, ''));
     boxes.push(box('target', `#${index}`, '目标'));
     boxes.push(box('token', `#${index + 1}`, ''), gap());
-    notes.push(`每次出现的 [${section ?? ''}] 段中，第 ${index} 个直接标记值（从 0 数起）被标注。`);
+    notes.push(
+      target.topLevel
+        ? `文件开头（第一个段之前）的第 ${index} 个标记值（从 0 数起）被标注。`
+        : `每次出现的 ${label} 段中，第 ${index} 个直接标记值（从 0 数起）被标注。`,
+    );
     return { mode: 'index', section, facts, segments: [header, { caption: '段内标记值', kind: 'plain', boxes }], notes };
   }
   if (target.range !== null) {
@@ -142,7 +176,7 @@ function recordsLayout(
   facts: LayoutFact[],
   notes: string[],
   columns: string[] | null = null,
-): Omit<LayoutDrawing, 'scope' | 'sentinels'> {
+): Omit<LayoutDrawing, 'where' | 'scope' | 'sentinels'> {
   const width = target.recordTokens as number;
   // A columns rule targets every token of a record; -1 never equals a column.
   const index = columns !== null ? -1 : (target.index as number);
@@ -220,8 +254,8 @@ function recordsLayout(
     if (sentinels.length > 0) segments.push({ caption: '分隔', kind: 'sentinel', boxes: [box('sentinel', sentinels.join(' | '), '分隔值')] });
   }
   if (sentinels.length > 0) segments.push({ caption: '', kind: 'plain', boxes: [gap()] });
-  segments.push({ caption: '', kind: 'plain', boxes: [box('end', '[/…]', '段结束')] });
-  return { mode: columns !== null ? 'columns' : 'records', section: target.section, facts, segments, notes };
+  segments.push({ caption: '', kind: 'plain', boxes: [target.topLevel ? box('end', '[…]', '第一个段') : box('end', '[/…]', '段结束')] });
+  return { mode: columns !== null ? 'columns' : 'records', section: target.sectionPattern ?? target.section, facts, segments, notes };
 }
 
 function ignoredParts(target: TargetSpec): string[] {

@@ -18,6 +18,8 @@ function target(partial: Partial<TargetSpec>): TargetSpec {
     imagePathToken: null,
     parent: null,
     notInside: null,
+    topLevel: false,
+    sectionPattern: null,
     ...partial,
   };
 }

@@ -1,0 +1,54 @@
+/**
+ * The layout drawing data (site/src/lib/layout.ts) of pvfdoc's target.topLevel and
+ * target.sectionPattern rules, on the layer test/fixtures/layers/target-extensions.
+ */
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compileLayers } from '../../build/compile-layers.js';
+import { openBuiltBundle, type Bundle } from '../../runtime/bundle/load-bundle.js';
+import { layoutOf } from '../../site/src/lib/layout.js';
+
+const LAYER = fileURLToPath(new URL('../fixtures/layers/target-extensions/', import.meta.url));
+
+let bundle: Bundle;
+beforeAll(async () => {
+  const result = await compileLayers([LAYER]);
+  if (!result.ok) throw new Error(JSON.stringify(result.problems, null, 2));
+  bundle = openBuiltBundle(result.bundle.files);
+});
+
+const docOf = (id: string) => {
+  const doc = bundle.documents.find((d) => d.id === id);
+  if (!doc) throw new Error(`no document ${id}`);
+  return doc;
+};
+
+describe('layout drawing of topLevel and sectionPattern targets', () => {
+  it('topLevel records: the header is the file start, the run ends at the first section', () => {
+    const drawing = layoutOf(docOf('lst.id'));
+    expect(drawing).toMatchObject({ mode: 'records', where: 'top-level', section: null, scope: ['第一个段之前'] });
+    expect(drawing.segments[0]?.boxes[0]).toMatchObject({ role: 'header', position: '文件开头', caption: '第一个段之前' });
+    expect(drawing.segments.at(-1)?.boxes[0]).toMatchObject({ role: 'end', caption: '第一个段' });
+    expect(drawing.facts.map((f) => f.label)).toContain('位置');
+    expect(drawing.facts.map((f) => f.label)).not.toContain('段');
+  });
+
+  it('topLevel index-free columns and ranges draw like any other target', () => {
+    expect(layoutOf(docOf('dat.cols'))).toMatchObject({ mode: 'columns', where: 'top-level' });
+    expect(layoutOf(docOf('dat.first'))).toMatchObject({ mode: 'range', where: 'top-level' });
+  });
+
+  it('sectionPattern: the header and the facts show the pattern', () => {
+    const section = layoutOf(docOf('ani.frame'));
+    expect(section).toMatchObject({ mode: 'section', where: 'pattern', section: 'FRAME[0-9][0-9][0-9]', scope: ['段名匹配 FRAME[0-9][0-9][0-9]'] });
+    expect(section.segments[0]?.boxes[0]).toMatchObject({ role: 'target', position: '[FRAME[0-9][0-9][0-9]]' });
+    expect(section.facts.find((f) => f.label === '段名模式')?.value).toContain('FRAME[0-9][0-9][0-9]');
+    const token = layoutOf(docOf('ani.group-delay'));
+    expect(token).toMatchObject({ mode: 'index', where: 'pattern', scope: ['段名匹配 *DELAY', '仅在 [group] 内'] });
+    expect(token.notes.join('\n')).toContain('[*DELAY] 段中');
+  });
+
+  it('a plain section target is "section"', () => {
+    expect(layoutOf(docOf('act.base-ani'))).toMatchObject({ where: 'section', section: 'BASE ANI', scope: [] });
+  });
+});
