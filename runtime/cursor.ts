@@ -1,10 +1,24 @@
 /**
  * Opaque page cursors. A cursor names the tool, the snapshot revision and a hash of everything the
- * page depends on (normalised filters, sort, version context, workspace...), plus a position. It is
- * checked byte for byte: any altered character fails as INVALID_CURSOR, an older snapshot as STALE_RULES.
+ * page depends on (normalised filters, sort, version context, workspace...), plus a position, and is
+ * signed with a keyed MAC (HMAC-SHA-256): any altered character, or a cursor signed with another key,
+ * fails as INVALID_CURSOR; an older snapshot as STALE_RULES.
  */
+import { createHash } from 'node:crypto';
 import { canonicalJson, sha256Hex } from './bundle/canonical-json.js';
 import { PvfdocError } from './errors.js';
+
+/**
+ * The secret cursors are signed with. A server makes one per process (runtime/mcp/cursor-key.ts), or
+ * takes its operator's so that replicas behind one address accept each other's cursors; the CLI and the
+ * site, where a forged cursor gains nothing, use LOCAL_CURSOR_KEY.
+ */
+export interface CursorKey {
+  readonly secret: Uint8Array;
+}
+
+/** The key of local, single-user tools (CLI, the static site's search). */
+export const LOCAL_CURSOR_KEY: CursorKey = Object.freeze({ secret: new TextEncoder().encode('pvfdoc local cursors') });
 
 export interface CursorState {
   /** Which tool's pages this cursor continues. */
@@ -21,14 +35,14 @@ export function bindingHash(request: unknown): string {
   return sha256Hex(canonicalJson(request)).slice(0, 24);
 }
 
-export function encodeCursor(state: CursorState): string {
+export function encodeCursor(state: CursorState, key: CursorKey = LOCAL_CURSOR_KEY): string {
   const payload = Buffer.from(canonicalJson([state.tool, state.rulesRevision, state.binding, state.offset]), 'utf8').toString('base64url');
-  return `${PREFIX}${payload}.${checksum(payload)}`;
+  return `${PREFIX}${payload}.${mac(key, payload)}`;
 }
 
 /** Decodes and checks a cursor against the request it is used with. */
-export function decodeCursor(cursor: string, expected: { tool: string; rulesRevision: string; binding: string }): number {
-  const state = readCursor(cursor);
+export function decodeCursor(cursor: string, expected: { tool: string; rulesRevision: string; binding: string }, key: CursorKey = LOCAL_CURSOR_KEY): number {
+  const state = readCursor(cursor, key);
   if (state.tool !== expected.tool) throw invalidCursor(`it belongs to ${state.tool}, not ${expected.tool}`);
   if (state.rulesRevision !== expected.rulesRevision) throw staleRulesCursor(state.rulesRevision, expected.rulesRevision);
   if (state.binding !== expected.binding) throw invalidCursor('it belongs to a request with other filters or arguments');
@@ -40,12 +54,12 @@ export function decodeCursor(cursor: string, expected: { tool: string; rulesRevi
  * the request: for tools that must tell several kinds of mismatch apart (explain reports a cursor of an
  * older workspace revision as STALE_WORKSPACE, not INVALID_CURSOR).
  */
-export function readCursor(cursor: string): CursorState {
+export function readCursor(cursor: string, key: CursorKey = LOCAL_CURSOR_KEY): CursorState {
   if (!cursor.startsWith(PREFIX)) throw invalidCursor('it was not issued by this server');
   const body = cursor.slice(PREFIX.length);
   const dot = body.lastIndexOf('.');
   const payload = body.slice(0, dot);
-  if (dot < 0 || body.slice(dot + 1) !== checksum(payload)) throw invalidCursor('it was altered');
+  if (dot < 0 || body.slice(dot + 1) !== mac(key, payload)) throw invalidCursor('it was altered, or issued by another server (or before a restart)');
   let parsed: unknown;
   try {
     const bytes = Buffer.from(payload, 'base64url');
@@ -78,6 +92,33 @@ export function staleRulesCursor(cursorRulesRevision: string, activeRulesRevisio
   });
 }
 
-function checksum(payload: string): string {
-  return sha256Hex(`pvfdoc-cursor\u0000${payload}`).slice(0, 16);
+/** An offset past the end of what the request has: a cursor of this key, but not of this result. */
+export function checkOffset(offset: number, total: number): number {
+  if (offset > total) throw invalidCursor(`its position ${offset} is past the end of the ${total} results`);
+  return offset;
+}
+
+/**
+ * HMAC-SHA-256 of the payload, 128 bits in hex. Written on createHash alone so that the browser build
+ * of the search (site/src/browser/shims/node-crypto.ts) runs the same code.
+ */
+function mac(key: CursorKey, payload: string): string {
+  const block = 64;
+  let secret = key.secret;
+  if (secret.length > block) secret = hexBytes(createHash('sha256').update(secret).digest('hex'));
+  const inner = new Uint8Array(block);
+  const outer = new Uint8Array(block);
+  for (let i = 0; i < block; i++) {
+    const k = secret[i] ?? 0;
+    inner[i] = k ^ 0x36;
+    outer[i] = k ^ 0x5c;
+  }
+  const innerDigest = hexBytes(createHash('sha256').update(inner).update(`pvfdoc-cursor\u0000${payload}`).digest('hex'));
+  return createHash('sha256').update(outer).update(innerDigest).digest('hex').slice(0, 32);
+}
+
+function hexBytes(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  return out;
 }

@@ -20,7 +20,7 @@
  */
 import type { Bundle } from '../bundle/load-bundle.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
-import { bindingHash, encodeCursor, invalidCursor, readCursor, staleRulesCursor } from '../cursor.js';
+import { bindingHash, checkOffset, encodeCursor, invalidCursor, readCursor, staleRulesCursor, type CursorKey } from '../cursor.js';
 import { PvfdocError } from '../errors.js';
 import { foldPath } from '../workspace/archive-path.js';
 import { createPathResolver, createReferenceIndex, type ReferenceIndex } from '../workspace/resolve-references.js';
@@ -52,7 +52,7 @@ export const MAX_EXPLAIN_WARNING_MESSAGE = 300;
 
 type OutputWarning = ExplainOutput['warnings'][number];
 
-export async function explainFile(args: { bundle: Bundle; workspace: Workspace; input: ExplainInput; cache?: ExplainCache }): Promise<ExplainOutput> {
+export async function explainFile(args: { bundle: Bundle; workspace: Workspace; input: ExplainInput; cache?: ExplainCache; cursorKey?: CursorKey }): Promise<ExplainOutput> {
   const { bundle, workspace } = args;
   const parsed = ExplainInputSchema.safeParse(args.input);
   if (!parsed.success) {
@@ -99,7 +99,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   const requestHash = bindingHash({ tool: EXPLAIN_TOOL, workspaceId: workspace.workspaceId, filePath: foldPath(stored), version: versionKey, filters });
   const stateHash = bindingHash({ revision: view.revision, textRevision: file.textRevision });
   const binding = `${requestHash}.${stateHash}`;
-  const offset = input.cursor === undefined ? 0 : decodeExplainCursor(input.cursor, bundle, requestHash, stateHash, view.revision);
+  const offset = input.cursor === undefined ? 0 : decodeExplainCursor(input.cursor, bundle, requestHash, stateHash, view.revision, args.cursorKey);
 
   const context = explainContext(args.cache ?? createExplainCache(), view, bundle, info.encoding);
   const explained = explainText(context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
@@ -115,7 +115,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   }
 
   const selected = selectAnnotations(explained, filters);
-  const start = Math.min(offset, selected.length);
+  const start = checkOffset(offset, selected.length);
   const output: ExplainOutput = {
     schemaVersion: 1,
     contentSource: 'workspace',
@@ -137,19 +137,19 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
       explained.complete.get(a)?.();
       return structuredClone(a);
     }),
-    encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: Number.MAX_SAFE_INTEGER }),
+    encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: Number.MAX_SAFE_INTEGER }, args.cursorKey),
   );
   const end = start + page.length;
   output.annotations = page;
-  output.nextCursor = end < selected.length ? encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }) : null;
+  output.nextCursor = end < selected.length ? encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }, args.cursorKey) : null;
   output.truncated = page.length < Math.min(limit, selected.length - start);
   return output;
 }
 
 // --- Cursor ---
 
-function decodeExplainCursor(cursor: string, bundle: Bundle, requestHash: string, stateHash: string, revision: number): number {
-  const state = readCursor(cursor);
+function decodeExplainCursor(cursor: string, bundle: Bundle, requestHash: string, stateHash: string, revision: number, key: CursorKey | undefined): number {
+  const state = readCursor(cursor, key);
   if (state.tool !== EXPLAIN_TOOL) throw invalidCursor(`it belongs to ${state.tool}, not ${EXPLAIN_TOOL}`);
   if (state.rulesRevision !== bundle.rulesRevision) throw staleRulesCursor(state.rulesRevision, bundle.rulesRevision);
   const [cursorRequest, cursorState, extra] = state.binding.split('.');

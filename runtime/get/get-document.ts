@@ -3,7 +3,7 @@
  */
 import type { Bundle } from '../bundle/load-bundle.js';
 import type { BundleRelation } from '../bundle/schema.js';
-import { bindingHash, decodeCursor, encodeCursor } from '../cursor.js';
+import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../cursor.js';
 import { PvfdocError } from '../errors.js';
 import { DEFAULT_VALUES_LIMIT, MAX_GET_RESPONSE_BYTES, type GetInput, type GetOutput, type GetRelation } from './get-schema.js';
 
@@ -18,7 +18,7 @@ export function checkRulesRevision(bundle: Bundle, rulesRevision: string | undef
   }
 }
 
-export function getDocument(bundle: Bundle, input: GetInput): GetOutput {
+export function getDocument(bundle: Bundle, input: GetInput, options: { cursorKey?: CursorKey } = {}): GetOutput {
   checkRulesRevision(bundle, input.rulesRevision);
   const doc = bundle.documentsById.get(input.documentId);
   if (!doc) {
@@ -31,11 +31,11 @@ export function getDocument(bundle: Bundle, input: GetInput): GetOutput {
   const limit = input.valuesLimit ?? DEFAULT_VALUES_LIMIT;
   const binding = bindingHash({ documentId: doc.documentId });
   const offset = input.valuesCursor
-    ? decodeCursor(input.valuesCursor, { tool: GET_TOOL, rulesRevision: bundle.rulesRevision, binding })
+    ? checkOffset(decodeCursor(input.valuesCursor, { tool: GET_TOOL, rulesRevision: bundle.rulesRevision, binding }, options.cursorKey), all.length)
     : 0;
   const page = all.slice(offset, offset + limit).map(([key, label]) => ({ key, label }));
   const next = offset + limit < all.length
-    ? encodeCursor({ tool: GET_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: offset + limit })
+    ? encodeCursor({ tool: GET_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: offset + limit }, options.cursorKey)
     : null;
   let valueLookup: GetOutput['valueLookup'] = null;
   if (input.value !== undefined) {

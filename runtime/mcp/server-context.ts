@@ -1,3 +1,4 @@
+import type { CursorKey } from '../cursor.js';
 import type { RulesHolder } from '../bundle/rules-holder.js';
 import type { ExplainCache } from '../explain/explain-file.js';
 import { PvfdocError } from '../errors.js';
@@ -15,6 +16,11 @@ export interface ServerContext {
   explainCache?: ExplainCache;
   /** Snapshots folder the rules come from, when there is one: older revisions there explain STALE_RULES. */
   snapshotsDir?: string;
+  /**
+   * Signs the cursors this server hands out. `pvfdoc serve` makes one per process (cursor-key.ts);
+   * without it, LOCAL_CURSOR_KEY (cursors anyone could forge: for tests and in-process use).
+   */
+  cursorKey?: CursorKey;
 }
 
 export function findWorkspace(ctx: ServerContext, workspaceId: string): Workspace {

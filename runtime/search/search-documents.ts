@@ -4,7 +4,7 @@
 import type { Bundle } from '../bundle/load-bundle.js';
 import type { BundleDocument, VersionStatus } from '../bundle/schema.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
-import { bindingHash, decodeCursor, encodeCursor } from '../cursor.js';
+import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../cursor.js';
 import { PvfdocError } from '../errors.js';
 import { fileExtension, matchesDefinition, matchSectionPattern, normalizeArchivePath } from '../match/match-glob.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_MATCHED_VALUES, MAX_SEARCH_RESPONSE_BYTES, type SearchInput, type SearchItem, type SearchOutput } from './search-schema.js';
@@ -16,6 +16,8 @@ export const SEARCH_TOOL = 'pvf_annotation_search';
 export interface SearchOptions {
   /** The client version of the workspace named by `workspaceId`, when `pvfVersion` is "current". */
   currentVersion?: string;
+  /** Signs and checks cursors (runtime/cursor.ts); default LOCAL_CURSOR_KEY. */
+  cursorKey?: CursorKey;
 }
 
 /** Weight of a query word by the best field it is found in (see `matchScore`). */
@@ -97,7 +99,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
     requested,
     workspaceId: requested === 'current' ? (input.workspaceId ?? null) : null,
   });
-  const offset = input.cursor ? decodeCursor(input.cursor, { tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding }) : 0;
+  const offset = input.cursor ? decodeCursor(input.cursor, { tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding }, options.cursorKey) : 0;
 
   // Every filter is the same for every item, so the reasons are too.
   const reasons: string[] = [];
@@ -166,6 +168,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
     keys[matches++] = ((exact ? 0 : 1) * (maxScore + 1) + (maxScore - score)) * n + (rankOf[position] as number);
   }
   const sorted = keys.subarray(0, matches).sort();
+  checkOffset(offset, matches);
 
   const items: SearchItem[] = [];
   for (let k = offset; k < Math.min(matches, offset + limit); k++) {
@@ -174,7 +177,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   }
   const page = fitPage(items);
   const end = offset + page.length;
-  const next = end < matches ? encodeCursor({ tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }) : null;
+  const next = end < matches ? encodeCursor({ tool: SEARCH_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }, options.cursorKey) : null;
   return {
     schemaVersion: 1,
     rulesRevision: bundle.rulesRevision,

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { bindingHash, decodeCursor, encodeCursor } from '../../cursor.js';
+import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../../cursor.js';
 import { isPvfdocError, PvfdocError } from '../../errors.js';
 import { normalizeArchivePath } from '../../workspace/archive-path.js';
 import { DEFAULT_LIST_FILES_LIMIT, MAX_LIST_FILES_LIMIT, MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
@@ -57,7 +57,7 @@ export function registerListFilesTool(server: McpServer, ctx: ServerContext): vo
       const folder = normalizeArchivePath(args.path ?? '');
       const all = view.listDirectory(folder);
       const binding = bindingHash({ workspaceId: args.workspaceId, path: folder.toLowerCase() });
-      const offset = args.cursor === undefined ? 0 : decodeListCursor(args.cursor, view.revision, binding);
+      const offset = args.cursor === undefined ? 0 : checkOffset(decodeListCursor(args.cursor, view.revision, binding, ctx.cursorKey), all.length);
       const limit = args.limit ?? DEFAULT_LIST_FILES_LIMIT;
       const page = all.slice(offset, offset + limit);
       const end = offset + page.length;
@@ -67,7 +67,7 @@ export function registerListFilesTool(server: McpServer, ctx: ServerContext): vo
         path: folder,
         entries: page.map((e) => ({ name: e.name, path: e.path, kind: e.kind, size: e.size })),
         totalEntries: all.length,
-        nextCursor: end < all.length ? encodeCursor({ tool: LIST_FILES_TOOL, rulesRevision: revisionSlot(view.revision), binding, offset: end }) : null,
+        nextCursor: end < all.length ? encodeCursor({ tool: LIST_FILES_TOOL, rulesRevision: revisionSlot(view.revision), binding, offset: end }, ctx.cursorKey) : null,
       };
       const lines = listLines(
         output.entries.map((e) => (e.kind === 'directory' ? `${e.path}/` : `${e.path}  ${e.size ?? 0} B`)),
@@ -87,9 +87,9 @@ function revisionSlot(revision: number): string {
   return `workspace:${revision}`;
 }
 
-function decodeListCursor(cursor: string, revision: number, binding: string): number {
+function decodeListCursor(cursor: string, revision: number, binding: string, key: CursorKey | undefined): number {
   try {
-    return decodeCursor(cursor, { tool: LIST_FILES_TOOL, rulesRevision: revisionSlot(revision), binding });
+    return decodeCursor(cursor, { tool: LIST_FILES_TOOL, rulesRevision: revisionSlot(revision), binding }, key);
   } catch (error) {
     if (isPvfdocError(error) && error.code === 'STALE_RULES') {
       throw new PvfdocError('STALE_WORKSPACE', `the cursor belongs to another revision of the workspace; it is now at revision ${revision}`, {

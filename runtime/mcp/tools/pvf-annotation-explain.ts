@@ -41,7 +41,7 @@ export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerC
     withToolErrors(ctx.log, async (args) => {
       const { bundle } = ctx.rules.current();
       const workspace = findWorkspace(ctx, args.workspaceId);
-      const output = await explainFile({ bundle, workspace, input: args, ...(ctx.explainCache ? { cache: ctx.explainCache } : {}) });
+      const output = await explainFile({ bundle, workspace, input: args, ...(ctx.explainCache ? { cache: ctx.explainCache } : {}), ...(ctx.cursorKey ? { cursorKey: ctx.cursorKey } : {}) });
       return toolResult(output, renderExplain(output));
     }),
   );

@@ -31,7 +31,7 @@ export function registerPvfAnnotationGetTool(server: McpServer, ctx: ServerConte
     withToolErrors(ctx.log, async (args) => {
       const { bundle } = ctx.rules.current();
       try {
-        const output = getDocument(bundle, args);
+        const output = getDocument(bundle, args, ctx.cursorKey ? { cursorKey: ctx.cursorKey } : {});
         return toolResult(output, renderGet(output));
       } catch (error) {
         throw await withChangeCount(error, ctx, bundle, args);

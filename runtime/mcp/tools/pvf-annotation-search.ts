@@ -28,7 +28,7 @@ export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerCo
     },
     withToolErrors(ctx.log, async (args) => {
       const { bundle } = ctx.rules.current();
-      const options: SearchOptions = {};
+      const options: SearchOptions = ctx.cursorKey ? { cursorKey: ctx.cursorKey } : {};
       if ((args.pvfVersion ?? 'current') === 'current' && args.workspaceId !== undefined) {
         // The version comes from the workspace now, never from an archive opened earlier (protocol: 规则搜索).
         const workspace = findWorkspace(ctx, args.workspaceId);
