@@ -101,7 +101,7 @@ describe('the real samples of test/fixtures/samples', () => {
         ...typeRows.filter((r) => documents(r, s.name, targets)),
         ...borrowedRows.filter((r) => r.ids.some((id) => (targets.get(id) ?? '').toLowerCase() === s.name.toLowerCase())),
       ],
-      annotations: result.annotations.filter((a) => a.section.toLowerCase() === s.name.toLowerCase() && a.occurrence === s.occurrence),
+      annotations: result.annotations.filter((a) => a.section?.toLowerCase() === s.name.toLowerCase() && a.occurrence === s.occurrence),
     }));
 
     // 1. Every occurrence of a covered section is annotated.
