@@ -75,7 +75,8 @@ export function fileType(archivePath: string): string {
 }
 
 function saysSomething(a: ExplainOutputAnnotation): boolean {
-  return a.title.trim() !== '' || a.content.trim() !== '' || (a.valueLabel ?? '') !== '' || a.blocks.some((b) => b.content.trim() !== '');
+  // schemaVersion 2: a rule's text is summarised on the annotation (the full text is in the page's documents).
+  return a.title.trim() !== '' || a.summary.trim() !== '' || (a.valueLabel ?? '') !== '';
 }
 
 /** Counts one explained file against its own view (the same normalised text the offsets refer to). */

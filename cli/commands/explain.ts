@@ -60,13 +60,18 @@ export async function run(argv: string[]): Promise<number> {
       limit: MAX_EXPLAIN_LIMIT,
       ...(values.section !== undefined ? { section: values.section } : {}),
     };
-    let result = await explainFile({ bundle, workspace, input: base });
+    const first = await explainFile({ bundle, workspace, input: base });
+    let result = first;
     const annotations = [...result.annotations];
+    const documents = { ...result.documents };
     while (result.nextCursor !== null) {
       result = await explainFile({ bundle, workspace, input: { ...base, cursor: result.nextCursor } });
       annotations.push(...result.annotations);
+      Object.assign(documents, result.documents);
     }
-    const merged: ExplainOutput = { ...result, annotations, nextCursor: null, truncated: false };
+    // Later pages omit pathContext (schemaVersion 2): the merged result takes the first page's.
+    const { pathContextOmitted: _omitted, ...last } = result;
+    const merged: ExplainOutput = { ...last, pathContext: first.pathContext, annotations, documents, nextCursor: null, truncated: false };
     process.stdout.write(values.json ? `${JSON.stringify(merged, null, 2)}\n` : renderExplain(merged));
     return 0;
   } finally {

@@ -68,7 +68,7 @@ export interface ExplainPathLink {
 
 /** One rule's contribution to a (merged) annotation, in rule order. */
 export interface ExplainBlock {
-  /** That rule's item title (its enum label or reference name when it has one). */
+  /** That rule's title (the field's name; labels and reference names live in valueLabel/reference). */
   title: string;
   content: string;
   ruleId: string;
@@ -83,7 +83,10 @@ export interface TextRange {
 }
 
 export interface ExplainAnnotation {
-  /** The first rule's title, replaced by its enum label or resolved reference name (pvfine). */
+  /**
+   * The first rule's title: the name of the field. Unlike pvfine, the enum label or resolved reference
+   * name does not replace it (they are in valueLabel / reference.name), so a reader sees both 稀有度 and 史诗.
+   */
   title: string;
   /** The first rule's own content (trimmed); every rule's is in `blocks`. */
   content: string;
@@ -272,7 +275,6 @@ function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anch
   const sentinel = spec.type === 'enum' || spec.type === 'reference' ? sentinelLabel(spec, value) : undefined;
   if (sentinel !== undefined) {
     item.valueLabel = sentinel;
-    item.title = sentinel;
     item.blocks.push(block(item.title, content, doc));
     return item;
   }
@@ -284,7 +286,6 @@ function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anch
         item.unknownValue = true;
       } else {
         item.valueLabel = label;
-        item.title = label;
       }
       break;
     }
@@ -293,7 +294,6 @@ function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anch
       const query: ReferenceQuery = { relation, id: value, context: anchor.context };
       const found = input.resolveReference ? input.resolveReference(query) : { status: 'unsupported' as const, name: null, path: null };
       item.reference = { ...query, name: found.name, path: found.path, resolutionStatus: found.status };
-      if (found.status === 'resolved' && found.name) item.title = found.name;
       break;
     }
     case 'image': {

@@ -29,8 +29,10 @@ import type { Workspace, WorkspaceView } from '../workspace/workspace.js';
 import { annotateScript, pathContext, type ExplainAnnotation } from './annotate-script.js';
 import {
   DEFAULT_EXPLAIN_LIMIT,
+  EXPLAIN_PAGE_BUDGET_BYTES,
   ExplainInputSchema,
   MAX_EXPLAIN_RESPONSE_BYTES,
+  type ExplainDocument,
   type ExplainInput,
   type ExplainOutput,
   type ExplainOutputAnnotation,
@@ -38,6 +40,7 @@ import {
 import { filterAnnotations, normalizeExplainFilters, type ExplainFilters } from './filter-annotations.js';
 import { createLineIndex } from './normalize-text.js';
 import { runtimeAnnotations, type RuntimeAnnotation } from './runtime-annotations.js';
+import { summarize } from './summary.js';
 
 export const EXPLAIN_TOOL = 'pvf_annotation_explain';
 
@@ -116,8 +119,10 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
 
   const selected = selectAnnotations(explained, filters);
   const start = checkOffset(offset, selected.length);
+  // pathContext is the same on every page of one request: sent once, with the first page.
+  const firstPage = start === 0;
   const output: ExplainOutput = {
-    schemaVersion: 1,
+    schemaVersion: 2,
     contentSource: 'workspace',
     rulesRevision: bundle.rulesRevision,
     workspaceId: workspace.workspaceId,
@@ -125,13 +130,16 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
     textRevision: file.textRevision,
     filePath: stored,
     pvfVersion: versionKey,
-    pathContext: explained.pathContext,
+    pathContext: firstPage ? explained.pathContext : [],
+    ...(firstPage || explained.pathContext.length === 0 ? {} : { pathContextOmitted: true as const }),
     annotations: [],
+    documents: {},
     warnings: capWarnings(warnings),
     nextCursor: null,
     truncated: false,
   };
   const page = fitPage(
+    bundle,
     output,
     selected.slice(start, start + limit).map((a) => {
       explained.complete.get(a)?.();
@@ -139,10 +147,11 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
     }),
     encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: Number.MAX_SAFE_INTEGER }, args.cursorKey),
   );
-  const end = start + page.length;
-  output.annotations = page;
+  const end = start + page.annotations.length;
+  output.annotations = page.annotations;
+  output.documents = page.documents;
   output.nextCursor = end < selected.length ? encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: end }, args.cursorKey) : null;
-  output.truncated = page.length < Math.min(limit, selected.length - start);
+  output.truncated = page.annotations.length < Math.min(limit, selected.length - start);
   return output;
 }
 
@@ -295,7 +304,7 @@ function explainText(
 function toOutputAnnotation(a: ExplainAnnotation): ExplainOutputAnnotation {
   const out: ExplainOutputAnnotation = {
     title: a.title,
-    content: a.content,
+    summary: summarize(a.content),
     type: a.type,
     origin: 'rule',
     ruleIds: a.ruleIds,
@@ -307,7 +316,8 @@ function toOutputAnnotation(a: ExplainAnnotation): ExplainOutputAnnotation {
     range: a.range,
     start: a.start,
     end: a.end,
-    blocks: a.blocks,
+    // The full content is in the page's `documents` (once per page), not in every block.
+    blocks: a.blocks.map((b) => (b.trust === undefined ? { title: b.title, ruleId: b.ruleId, documentId: b.documentId } : { title: b.title, ruleId: b.ruleId, documentId: b.documentId, trust: b.trust })),
   };
   if (a.lastTokenIndex !== undefined) out.lastTokenIndex = a.lastTokenIndex;
   if (a.recordIndex !== undefined) out.recordIndex = a.recordIndex;
@@ -344,28 +354,54 @@ function clipMessage(message: string): string {
   return `${message.slice(0, end)}…`;
 }
 
-/** The longest prefix of the page that fits MAX_EXPLAIN_RESPONSE_BYTES (at least one item, or an error). */
-function fitPage(envelope: ExplainOutput, page: ExplainOutputAnnotation[], longestCursor: string): ExplainOutputAnnotation[] {
-  const envelopeBytes = Buffer.byteLength(JSON.stringify({ ...envelope, annotations: [], nextCursor: longestCursor }));
-  const budget = MAX_EXPLAIN_RESPONSE_BYTES - envelopeBytes;
+/** The full text of a cited document, as sent once per page in `documents`. */
+function explainDocument(bundle: Bundle, documentId: string): ExplainDocument | undefined {
+  const doc = bundle.documentsById.get(documentId);
+  if (!doc) return undefined;
+  return { ruleId: doc.id, title: doc.resolved.annotation.title, content: doc.resolved.annotation.content.trim(), trust: doc.trust, sources: doc.sources };
+}
+
+interface Page {
+  annotations: ExplainOutputAnnotation[];
+  documents: Record<string, ExplainDocument>;
+}
+
+/**
+ * The longest prefix of the page whose annotations, with the documents they newly cite, stay within
+ * EXPLAIN_PAGE_BUDGET_BYTES (the page is cut there, truncated + nextCursor) and, for a single
+ * annotation, within MAX_EXPLAIN_RESPONSE_BYTES (else RESPONSE_TOO_LARGE). At least one annotation.
+ */
+function fitPage(bundle: Bundle, envelope: ExplainOutput, page: ExplainOutputAnnotation[], longestCursor: string): Page {
+  const envelopeBytes = Buffer.byteLength(JSON.stringify({ ...envelope, annotations: [], documents: {}, nextCursor: longestCursor }));
+  const documents: Record<string, ExplainDocument> = {};
   let used = 0;
   for (let i = 0; i < page.length; i++) {
     const item = page[i] as ExplainOutputAnnotation;
-    const size = Buffer.byteLength(JSON.stringify(item)) + (i > 0 ? 1 : 0);
-    if (used + size > budget) {
-      if (i > 0) return page.slice(0, i);
+    let size = Buffer.byteLength(JSON.stringify(item)) + (i > 0 ? 1 : 0);
+    const added: [string, ExplainDocument][] = [];
+    for (const id of new Set(item.documentIds)) {
+      if (id in documents) continue;
+      const doc = explainDocument(bundle, id);
+      if (!doc) continue;
+      added.push([id, doc]);
+      // "id":{…} plus a comma
+      size += Buffer.byteLength(JSON.stringify(id)) + Buffer.byteLength(JSON.stringify(doc)) + 2;
+    }
+    if (i > 0 && envelopeBytes + used + size > EXPLAIN_PAGE_BUDGET_BYTES) return { annotations: page.slice(0, i), documents };
+    if (envelopeBytes + used + size > MAX_EXPLAIN_RESPONSE_BYTES) {
       throw new PvfdocError(
         'RESPONSE_TOO_LARGE',
-        `the annotation at line ${item.start.line} (${item.range.start}–${item.range.end}) is ${size} bytes; with the rest of the response it exceeds the ${MAX_EXPLAIN_RESPONSE_BYTES}-byte limit`,
+        `the annotation at line ${item.start.line} (${item.range.start}–${item.range.end}) is ${size} bytes with its documents; with the rest of the response it exceeds the ${MAX_EXPLAIN_RESPONSE_BYTES}-byte limit`,
         {
           hint: `Skip it with startLine/endLine (e.g. startLine ${item.end.line + 1}) or a section filter, and read that part of the file with read_file.`,
           data: { limit: MAX_EXPLAIN_RESPONSE_BYTES, size, line: item.start.line, range: item.range },
         },
       );
     }
+    for (const [id, doc] of added) documents[id] = doc;
     used += size;
   }
-  return page;
+  return { annotations: page, documents };
 }
 
 function fileNotFound(view: WorkspaceView, filePath: string): PvfdocError {

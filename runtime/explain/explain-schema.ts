@@ -8,6 +8,14 @@ export const DEFAULT_EXPLAIN_LIMIT = 20;
 export const MAX_EXPLAIN_LIMIT = 100;
 /** Explain pages shrink to stay under this many bytes of JSON. */
 export const MAX_EXPLAIN_RESPONSE_BYTES = 256 * 1024;
+/**
+ * A page also ends once its JSON would pass this many bytes (truncated + nextCursor), so one page stays
+ * affordable in an agent's context (about 8 k tokens) even with limit 100. A single larger annotation is
+ * still returned alone, up to MAX_EXPLAIN_RESPONSE_BYTES.
+ */
+export const EXPLAIN_PAGE_BUDGET_BYTES = 24 * 1024;
+/** Longest annotation summary (UTF-16 code units, ellipsis included); the full text is in `documents`. */
+export const MAX_EXPLAIN_SUMMARY = 80;
 
 export const ExplainInputSchema = z.strictObject({
   workspaceId: z.string().min(1).max(200).describe('from workspace_info'),
@@ -36,15 +44,14 @@ export const ResolutionStatusSchema = z.enum(['resolved', 'missing', 'context_re
 
 export const ExplainBlockSchema = z.strictObject({
   title: z.string(),
-  content: z.string(),
   ruleId: z.string(),
   documentId: z.string(),
   trust: TrustSchema.optional().describe("that rule's trust (pvfdoc extension), only when its definition states one"),
 });
 
 export const ExplainAnnotationSchema = z.strictObject({
-  title: z.string(),
-  content: z.string(),
+  title: z.string().describe("the field's name: its definition's title (labels and reference names are in valueLabel / reference.name)"),
+  summary: z.string().describe(`one line, at most ${MAX_EXPLAIN_SUMMARY} characters ("…" when cut); the full text is documents[documentId].content`),
   type: z.union([AnnotationTypeSchema, z.enum(['link', 'placeholder'])]),
   origin: z.enum(['rule', 'runtime']).describe('runtime = computed from the workspace, not from a rule (ruleIds/documentIds empty)'),
   ruleIds: z.array(z.string()),
@@ -114,8 +121,17 @@ export const PathContextEntrySchema = z.strictObject({
   content: z.string(),
 });
 
+/** The full text of one document a page cites, sent once per page (schemaVersion 2). */
+export const ExplainDocumentSchema = z.strictObject({
+  ruleId: z.string(),
+  title: z.string(),
+  content: z.string().describe('the definition\'s content as written ({record}/{column} not filled in)'),
+  trust: TrustSchema.nullable(),
+  sources: z.array(z.string()),
+});
+
 export const ExplainOutputSchema = z.strictObject({
-  schemaVersion: z.literal(1),
+  schemaVersion: z.literal(2),
   contentSource: z.literal('workspace'),
   rulesRevision: z.string(),
   workspaceId: z.string(),
@@ -123,8 +139,10 @@ export const ExplainOutputSchema = z.strictObject({
   textRevision: z.string(),
   filePath: z.string().describe('the file as stored in the workspace'),
   pvfVersion: z.string().describe('the version context used ("" = unknown: only unrestricted rules)'),
-  pathContext: z.array(PathContextEntrySchema),
+  pathContext: z.array(PathContextEntrySchema).describe('on the first page only; later pages send [] and pathContextOmitted'),
+  pathContextOmitted: z.literal(true).optional().describe('set on later pages: pathContext was sent with the first page'),
   annotations: z.array(ExplainAnnotationSchema),
+  documents: z.record(z.string(), ExplainDocumentSchema).describe('keyed by documentId: every document the annotations of this page cite, once'),
   warnings: z.array(ExplainWarningSchema),
   nextCursor: z.string().nullable(),
   truncated: z.boolean(),
@@ -133,3 +151,4 @@ export const ExplainOutputSchema = z.strictObject({
 export type ExplainInput = z.input<typeof ExplainInputSchema>;
 export type ExplainOutput = z.output<typeof ExplainOutputSchema>;
 export type ExplainOutputAnnotation = z.output<typeof ExplainAnnotationSchema>;
+export type ExplainDocument = z.output<typeof ExplainDocumentSchema>;

@@ -5,8 +5,8 @@
  *
  * - Implicit list rows (§2.5): when the file is a relation's list (list path or a layout candidate of
  *   it, or a contextual relation's context path), every record of the relation's width from token 0
- *   (sections ignored) gives a `reference` item on its path token: title = target name, else target
- *   path, else id. Decision: rows whose file does not exist are kept with `resolutionStatus: "missing"`
+ *   (sections ignored) gives a `reference` item on its path token: title = the relation's name (what
+ *   the row is, like a rule's field title; the target's name is only in reference.name). Decision: rows whose file does not exist are kept with `resolutionStatus: "missing"`
  *   (pvfine drops them; the protocol keeps missing references). Names are read lazily, only for the
  *   items of the page being returned (`complete`).
  * - Link-only rows (§2.7 step 3): in any other `.lst`, token pairs (0,1), (2,3)…; a second token that
@@ -23,6 +23,7 @@ import { parsePlaceholder, UNTRANSLATED_MARKER } from '../workspace/string-table
 import type { ExplainOutputAnnotation } from './explain-schema.js';
 import type { LineIndex } from './normalize-text.js';
 import type { ScriptTokenElement, ScriptView } from './parse-script-view.js';
+import { summarize } from './summary.js';
 import { trimSpace } from './trim-space.js';
 
 export interface RuntimeAnnotation {
@@ -68,8 +69,8 @@ function listRows(input: RuntimeAnnotationInput, bindings: ReturnType<ReferenceI
       const target = references.resolveRowPath(listPath, pathToken.value);
       const annotation: ExplainOutputAnnotation = {
         ...base(input, pathToken),
-        title: target ?? id,
-        content: target ? `ID: ${id}\n路径: ${target}` : `ID: ${id}（未找到关联文件）\n路径: ${rowPath}`,
+        title: relation.name,
+        summary: summarize(target ? `ID: ${id} 路径: ${target}` : `ID: ${id}（未找到关联文件） 路径: ${rowPath}`),
         type: 'reference',
         reference: { relation: relation.name, id, context, name: null, path: target, resolutionStatus: target ? 'resolved' : 'missing' },
       };
@@ -81,7 +82,6 @@ function listRows(input: RuntimeAnnotationInput, bindings: ReturnType<ReferenceI
               complete: () => {
                 const name = references.targetName(relation, listPath, target);
                 if (annotation.reference) annotation.reference.name = name;
-                if (name) annotation.title = name;
               },
             }),
       });
@@ -106,7 +106,7 @@ function linkRows(input: RuntimeAnnotationInput): RuntimeAnnotation[] {
       annotation: {
         ...base(input, pathToken),
         title: '',
-        content: '',
+        summary: '',
         type: 'link',
         pathLink: { root: '', value: pathToken.value, path: target, resolutionStatus: 'resolved' },
       },
@@ -126,19 +126,19 @@ function placeholders(input: RuntimeAnnotationInput): RuntimeAnnotation[] {
     let content: string;
     if (found.status === 'resolved' && found.text !== null) {
       title = found.fallback ? found.text + UNTRANSLATED_MARKER : found.text;
-      content = `${token.value}\n来源: ${found.path ?? ''}${found.fallback ? '\n（只有后备字符串表有这个键）' : ''}`;
+      content = `来源: ${found.path ?? ''}${found.fallback ? '（只有后备字符串表有这个键）' : ''}`;
     } else if (found.status === 'missing') {
       title = '未定义';
-      content = `${token.value}\n字符串表 ${placeholder.table} 中没有键 ${placeholder.key}`;
+      content = `字符串表 ${placeholder.table} 中没有键 ${placeholder.key}`;
     } else {
       title = '未解析';
-      content = `${token.value}\n工作区中没有 n_string.lst，字符串表无法解析`;
+      content = '工作区中没有 n_string.lst，字符串表无法解析';
     }
     out.push({
       annotation: {
         ...base(input, token),
         title,
-        content,
+        summary: summarize(content),
         type: 'placeholder',
         placeholder: {
           table: placeholder.table,
@@ -155,7 +155,7 @@ function placeholders(input: RuntimeAnnotationInput): RuntimeAnnotation[] {
 }
 
 /** Position and section fields of an item on one token. */
-function base(input: RuntimeAnnotationInput, token: ScriptTokenElement): Omit<ExplainOutputAnnotation, 'title' | 'content' | 'type'> {
+function base(input: RuntimeAnnotationInput, token: ScriptTokenElement): Omit<ExplainOutputAnnotation, 'title' | 'summary' | 'type'> {
   const section = token.sectionId > 0 ? input.view.sections[token.sectionId - 1] : undefined;
   return {
     origin: 'runtime',

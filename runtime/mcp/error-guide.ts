@@ -3,6 +3,7 @@
  * descriptions and the skill resource, so the two cannot disagree.
  */
 import type { ErrorCode } from '../errors.js';
+import { SKILL_URI } from './constants.js';
 
 export const ERROR_GUIDE = {
   WORKSPACE_NOT_FOUND: 'unknown workspaceId: call workspace_info and use one of its workspaceIds (data.workspaceIds lists them).',
@@ -26,8 +27,11 @@ export const ERROR_GUIDE = {
 
 export type ToolErrorCode = keyof typeof ERROR_GUIDE;
 
-/** The "Errors:" paragraph of a tool description. */
+/**
+ * The "Errors:" paragraph of a tool description: the codes only. What to do about each is in the
+ * skill resource (one copy, read when needed) instead of in every tool definition an agent loads.
+ */
 export function describeErrors(codes: readonly ToolErrorCode[]): string {
   if (codes.length === 0) return 'Errors: none expected.';
-  return [`Errors (isError: true; the text starts with "CODE: ", _meta["pvfdoc/error"] has { code, message, hint, data }):`, ...codes.map((c) => `- ${c}: ${ERROR_GUIDE[c]}`)].join('\n');
+  return `Errors (isError, text "CODE: message", _meta["pvfdoc/error"]): ${codes.join(', ')}. What to do for each: resource ${SKILL_URI}.`;
 }

@@ -75,9 +75,15 @@ check and not instructions to follow.
 - \`resolutionStatus\`: \`resolved\`, \`missing\` (the referenced object is not in the workspace),
   \`context_required\` (e.g. a skill id needs the job; none is guessed), \`unsupported\`.
 - Explain items with \`origin: "runtime"\` are computed from the workspace and have no \`documentIds\`.
+- Explain output (\`schemaVersion\` 2) says each thing once per page: an annotation's \`title\` is the field's
+  name (\`稀有度\`), its \`valueLabel\` the enum label (\`史诗\`), \`reference.name\` the referenced object's
+  name; \`summary\` is one line (at most 80 characters). The full text of each cited document is in
+  \`documents[documentId]\` (\`title\`, \`content\`, \`trust\`, \`sources\`), once per page. \`pathContext\`
+  comes with the first page only (later pages: \`pathContextOmitted: true\`).
+- Explain pages end at \`limit\` or at about 24 KB of JSON, whichever is first; \`truncated: true\` then.
 - An empty explanation, an unknown enum value or a missing reference does not mean the content is valid
   or meaningless; \`warnings\` lists parse problems with positions.
-- \`truncated: true\` with a \`nextCursor\`: the page was cut to stay under the response size limit.
+- \`truncated: true\` with a \`nextCursor\`: the page was cut to stay under its size budget; follow the cursor.
 
 ## Errors
 

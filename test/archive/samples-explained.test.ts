@@ -88,7 +88,7 @@ describe.each(['utf-8', 'cp936'])('the real samples in a %s Script.pvf, explaine
       { relation: '技能', id: '169', context: '[fighter]', name: '金刚碎', path: 'skill/fighter/earthbreak.skl', resolutionStatus: 'resolved' },
       { relation: '技能', id: '169', context: '[at fighter]', name: null, path: null, resolutionStatus: 'missing' },
     ]);
-    expect(skills[0]?.title).toBe('金刚碎');
+    expect(skills[0]?.title).toBe('技能数据提升');
   });
 
   it('the skills: names and types; the command section keeps its tokens', async () => {

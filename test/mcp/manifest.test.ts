@@ -13,6 +13,15 @@ import { listToolManifest } from '../../runtime/mcp/tool-manifest.js';
 import { compileLayers } from '../../build/compile-layers.js';
 import { BUILTIN_LAYER, connect } from './helpers.js';
 
+/** Issue 14: the tool definitions an agent loads before its first call, in characters of JSON. */
+const TOOLS_LIST_BUDGET = 20_000;
+
+async function builtinFiles(): Promise<{ files: Parameters<typeof openBuiltBundle>[0] }> {
+  const result = await compileLayers([BUILTIN_LAYER]);
+  if (!result.ok) throw new Error('builtin layer does not compile');
+  return { files: result.bundle.files };
+}
+
 function codesIn(text: string): string[] {
   return ERROR_CODES.filter((code) => new RegExp(`\\b${code}\\b`).test(text)).sort();
 }
@@ -21,6 +30,25 @@ describe('tool manifest', () => {
   it('matches the golden manifest', async () => {
     const manifest = await listToolManifest();
     await expect(`${JSON.stringify(manifest, null, 2)}\n`).toMatchFileSnapshot('../golden/tool-manifest.json');
+  });
+
+  it('keeps tools/list within 20 000 characters (what every agent loads before its first call, issue 14)', async () => {
+    const conn = await connect({ rules: createRulesHolder(openBuiltBundle((await builtinFiles()).files)), workspaces: new Map() });
+    try {
+      const { tools } = await conn.client.listTools();
+      expect(JSON.stringify(tools).length).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
+    } finally {
+      await conn.close();
+    }
+  });
+
+  // The SDK checks every result against the published schema, so the other tests' calls prove it is looser than the full one.
+  it('publishes compact output schemas and points at the skill resource for what to do on errors', async () => {
+    for (const tool of await listToolManifest()) {
+      expect(JSON.stringify(tool.outputSchema), tool.name).not.toMatch(/"description"/);
+      expect(tool.outputSchema?.type, tool.name).toBe('object');
+      if (!tool.description.includes('Errors: none expected')) expect(tool.description, tool.name).toContain(SKILL_URI);
+    }
   });
 
   it('describes every tool argument and states the errors of every tool', async () => {

@@ -194,7 +194,9 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
     const paged = await explainAll({ limit: 3 });
     expect(paged.pages.length).toBe(Math.ceil(whole.annotations.length / 3));
     expect(paged.annotations).toEqual(whole.annotations);
-    expect(paged.pages.every((p) => p.pathContext.length === whole.pathContext.length)).toBe(true);
+    // pathContext comes with the first page only; later pages say it was omitted (schemaVersion 2).
+    expect(paged.pages[0]?.pathContext).toEqual(whole.pathContext);
+    expect(paged.pages.slice(1).every((p) => p.pathContext.length === 0 && p.pathContextOmitted === (whole.pathContext.length > 0 ? true : undefined))).toBe(true);
   });
 
   it('keyword and combined filters (关键词与组合过滤)', async () => {
@@ -474,7 +476,8 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
       // No job in the record: the context cannot be determined.
       [2, '5', '', 'context_required', null, null],
     ]);
-    expect(skill[0]?.title).toBe('上挑');
+    // The title names the field; the skill's name is only in reference.name.
+    expect(skill[0]?.title).toBe('技能');
     expect(skill[2]?.title).toBe('技能');
     // get names what a lookup needs: the context and the lists per context.
     const doc = await get({ documentId: skill[0]?.documentIds[0] });
@@ -492,7 +495,7 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
     // A rule reference whose id no list has: kept, with the rule title and no invented target.
     const upgrade = onSection(out.annotations, 'upgrade item');
     expect(upgrade.map((a) => [a.value, a.title, a.reference?.resolutionStatus, a.reference?.name ?? null, a.reference?.path ?? null])).toEqual([
-      ['100', '苍穹之剑😀', 'resolved', '苍穹之剑😀', SWORD],
+      ['100', '升级材料', 'resolved', '苍穹之剑😀', SWORD],
       ['999', '升级材料', 'missing', null, null],
     ]);
     // An enum value the rules do not know is kept as unknown, not dropped.
@@ -507,7 +510,7 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
       ['character/sword.equ', '100', 'resolved'],
       ['character/gone.equ', '101', 'missing'],
     ]);
-    expect(list.annotations[1]?.content).toMatch(/未找到关联文件/);
+    expect(list.annotations[1]?.summary).toMatch(/未找到关联文件/);
   });
 
   it('origin of generated annotations (自动生成标注来源)', async () => {

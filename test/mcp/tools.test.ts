@@ -174,7 +174,7 @@ describe('annotation tools', () => {
     const rarity = out.annotations.find((a) => a.section === 'rarity' && a.tokenIndex === 0);
     expect(rarity).toMatchObject({ value: '4', valueLabel: '史诗', start: { line: 7, column: 2 } });
     expect(read.out.text.slice(rarity?.range.start, rarity?.range.end)).toBe('4');
-    expect(text).toMatch(/7:2 {2}\[rarity\]#0 tok0/);
+    expect(text).toMatch(/7:2 \[rarity\]#0\.0 \S+ 4 = 史诗/);
   });
 
   it('pvf_annotation_explain pages with a cursor bound to the request', async () => {

@@ -7,6 +7,7 @@ import { DEFAULT_LIST_FILES_LIMIT, MAX_LIST_FILES_LIMIT, MAX_TEXT_ITEMS, READ_ON
 import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
+import { publishedOutputSchema } from '../published-schema.js';
 
 export const LIST_FILES_TOOL = 'list_files';
 
@@ -49,7 +50,7 @@ export function registerListFilesTool(server: McpServer, ctx: ServerContext): vo
       title: 'List workspace files',
       description: DESCRIPTION,
       inputSchema: ListFilesInputSchema,
-      outputSchema: ListFilesOutputSchema,
+      outputSchema: publishedOutputSchema(ListFilesOutputSchema),
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

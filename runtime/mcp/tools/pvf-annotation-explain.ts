@@ -5,6 +5,7 @@ import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
+import { publishedOutputSchema } from '../published-schema.js';
 
 export const PvfAnnotationExplainInputSchema = ExplainInputSchema;
 export const PvfAnnotationExplainOutputSchema = ExplainOutputSchema;
@@ -12,7 +13,7 @@ export const PvfAnnotationExplainOutputSchema = ExplainOutputSchema;
 const DESCRIPTION = [
   'Explains what the annotation rules say about an actual script file in a workspace: each annotated section tag and token with its position, value, enum label or referenced object (with resolutionStatus), plus the notes of the file and its folders (pathContext). It reads the committed workspace content (contentSource "workspace"), never unsaved editor drafts.',
   'Call it on an existing file before changing it, to see which sections repeat, what values mean and what they point to. workspaceId and expectedRevision (the workspace revision) come from workspace_info; filePath from list_files; rulesRevision (optional) from workspace_info or an earlier search. Narrow with section, occurrence (0-based, needs section), tokenIndex (0-based, needs section and occurrence) or startLine/endLine (1-based, inclusive). Without occurrence every same-name section is explained, paged.',
-  'Returns { rulesRevision, workspaceId, revision, textRevision, filePath, pvfVersion, pathContext, annotations: [{ title, content, type, origin, ruleIds, documentIds, section, occurrence, tokenIndex, value, range, start, end, valueLabel?, unknownValue?, reference?, ... }], warnings, nextCursor, truncated }. range is 0-based, end-exclusive UTF-16 offsets into the text read_file returns (same textRevision); start/end are 1-based line/column. origin "runtime" items come from the workspace, not from a rule, and have no documentIds. An empty or partial explanation does not mean the content is valid. Follow nextCursor with identical arguments for more.',
+  'Each annotation: title (the field), one-line summary, value, valueLabel or reference, range (0-based, end-exclusive UTF-16 offsets into the read_file text) and start/end (1-based line/column); the full texts of the cited documents are in documents, once per page; pathContext comes with the first page. origin "runtime" items come from the workspace and have no documentIds. An empty or partial explanation does not mean the content is valid. Follow nextCursor with identical arguments for more.',
   describeErrors([
     'WORKSPACE_NOT_FOUND',
     'NO_ARCHIVE',
@@ -35,7 +36,7 @@ export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerC
       title: 'Explain a PVF script file',
       description: DESCRIPTION,
       inputSchema: PvfAnnotationExplainInputSchema,
-      outputSchema: PvfAnnotationExplainOutputSchema,
+      outputSchema: publishedOutputSchema(PvfAnnotationExplainOutputSchema),
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {
@@ -47,27 +48,38 @@ export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerC
   );
 }
 
-/** One line per annotation: `12:4  [rarity]#0 tok0  品质  4 = 史诗`. */
+/**
+ * One compact line per annotation, readable without structuredContent:
+ * `12:4 [rarity]#0.0 稀有度 4 = 史诗` or `30:2 [skill]#0.1 技能 200 → 冲击 (skill/x.skl)`.
+ */
 export function formatExplainAnnotation(a: ExplainOutputAnnotation): string {
-  const where = a.section === null ? '' : `[${a.section}]#${a.occurrence ?? 0}${a.tokenIndex === null ? '' : ` tok${a.tokenIndex}`}`;
-  const details: string[] = [];
-  if (a.value !== null) details.push(a.value);
-  if (a.valueLabel !== undefined) details.push(`= ${a.valueLabel}`);
-  if (a.unknownValue) details.push('(unknown value)');
+  const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${a.tokenIndex === null ? '' : `.${a.tokenIndex}`}`;
+  const parts = [`${a.start.line}:${a.start.column}${where}`];
+  if (a.title !== '') parts.push(oneLine(a.title));
+  if (a.value !== null) parts.push(oneLine(a.value));
+  if (a.valueLabel !== undefined) parts.push(`= ${oneLine(a.valueLabel)}`);
+  if (a.unknownValue) parts.push('= ?');
   if (a.reference) {
     const r = a.reference;
-    details.push(`→ ${r.relation}:${r.id}${r.context === null ? '' : ` @${r.context}`} ${r.resolutionStatus}${r.name ? ` ${r.name}` : ''}${r.path ? ` (${r.path})` : ''}`);
+    const target = r.name ?? r.path ?? `${r.relation}:${r.id}`;
+    const status = r.resolutionStatus === 'resolved' ? '' : ` (${r.resolutionStatus})`;
+    parts.push(`→ ${oneLine(target)}${r.name !== null && r.path !== null ? ` (${r.path})` : ''}${status}`);
   }
-  if (a.pathLink) details.push(`→ ${a.pathLink.path} ${a.pathLink.resolutionStatus}`);
-  if (a.placeholder) details.push(`→ ${a.placeholder.text ?? `${a.placeholder.table}:${a.placeholder.key}`} ${a.placeholder.resolutionStatus}`);
-  if (a.image) details.push(`image ${a.image.path}[${a.image.index}]`);
-  return `${a.start.line}:${a.start.column}  ${where}  ${a.title.replaceAll('\n', ' ')}${details.length ? `  ${details.join(' ')}` : ''}`;
+  if (a.pathLink) parts.push(`→ ${a.pathLink.path}${a.pathLink.resolutionStatus === 'resolved' ? '' : ` (${a.pathLink.resolutionStatus})`}`);
+  if (a.placeholder) parts.push(`→ ${a.placeholder.text ?? `${a.placeholder.table}:${a.placeholder.key}`}${a.placeholder.resolutionStatus === 'resolved' ? '' : ` (${a.placeholder.resolutionStatus})`}`);
+  if (a.image) parts.push(`image ${a.image.path}[${a.image.index}]`);
+  return parts.join(' ');
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
 }
 
 export function renderExplain(output: ExplainOutput): string {
-  const head = `${output.filePath}: ${output.annotations.length} annotations (revision ${output.revision}, textRevision ${output.textRevision}, rulesRevision ${output.rulesRevision}, version ${output.pvfVersion || '(unknown)'})${output.nextCursor ? '; more with nextCursor' : ''}`;
+  const head = `${output.filePath}: ${output.annotations.length} annotations (revision ${output.revision}, version ${output.pvfVersion || '(unknown)'})${output.nextCursor ? '; more with nextCursor' : ''}`;
   const lines = [head];
   for (const p of output.pathContext) lines.push(`${p.scopeKind} ${p.scopePath}: ${p.title}`);
+  if (output.pathContextOmitted) lines.push('(path notes: see the first page)');
   lines.push(...listLines(output.annotations.map(formatExplainAnnotation), MAX_TEXT_ITEMS));
   for (const w of output.warnings) lines.push(`warning ${w.code}${w.start ? ` at ${w.start.line}:${w.start.column}` : ''}: ${w.message}`);
   return lines.join('\n');

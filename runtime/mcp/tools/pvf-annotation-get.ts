@@ -7,6 +7,7 @@ import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import type { ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
+import { publishedOutputSchema } from '../published-schema.js';
 
 export const PvfAnnotationGetInputSchema = GetInputSchema;
 export const PvfAnnotationGetOutputSchema = GetOutputSchema;
@@ -14,7 +15,7 @@ export const PvfAnnotationGetOutputSchema = GetOutputSchema;
 const DESCRIPTION = [
   'Gets one annotation document in full: its description and content, status (effective, overridden, disabled) and why, the raw and the resolved definition (match, complete target, annotation), the enum values page by page or one exact value, the relations it references with the .lst paths they need, and the shared field preview.',
   'Call it after pvf_annotation_search, for a document whose summary is not enough, or to look up what an enum value means. documentId and rulesRevision come from the same pvf_annotation_search result; value is an exact enum key as written in the script ("001" and "1" differ); valuesCursor is valuesNextCursor of the previous call.',
-  'Returns { rulesRevision, document, definitionsOmitValues: true, rawDefinition, resolvedDefinition, preview, valueCount, values, valuesNextCursor, valueLookup: { key, found, label } | null, relations }. found=false means the key is not in the enum; no nearest value is guessed.',
+  'valueLookup.found=false means the key is not in the enum; no nearest value is guessed.',
   describeErrors(['DOCUMENT_NOT_FOUND', 'STALE_RULES', 'INVALID_CURSOR', 'RESPONSE_TOO_LARGE']),
 ].join('\n\n');
 
@@ -25,7 +26,7 @@ export function registerPvfAnnotationGetTool(server: McpServer, ctx: ServerConte
       title: 'Get a PVF annotation document',
       description: DESCRIPTION,
       inputSchema: PvfAnnotationGetInputSchema,
-      outputSchema: PvfAnnotationGetOutputSchema,
+      outputSchema: publishedOutputSchema(PvfAnnotationGetOutputSchema),
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

@@ -5,6 +5,7 @@ import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
+import { publishedOutputSchema } from '../published-schema.js';
 
 export const PvfAnnotationSearchInputSchema = SearchInputSchema;
 export const PvfAnnotationSearchOutputSchema = SearchOutputSchema;
@@ -12,7 +13,7 @@ export const PvfAnnotationSearchOutputSchema = SearchOutputSchema;
 const DESCRIPTION = [
   'Searches the PVF annotation rules and shared fields (what a file, section or token means, enum values, references) and returns short summaries with a documentId each. It describes rules that apply to a kind of file; it does not prove a file contains that section or value (use pvf_annotation_explain for an actual file).',
   'Call it before reading or changing a PVF script, or when a value or section is unclear. For pvfVersion "current" (the default) give workspaceId from workspace_info (the workspace must be open); otherwise give an explicit pvfVersion from workspace_info supportedVersions, or "all". filePath is an archive path (it may be a file that does not exist yet), section a section name such as "price" or "[price]". Filters combine with AND, array entries with OR. No results: drop section or use query; the server never loosens filters itself.',
-  'Returns { rulesRevision, context, items: [{ documentId, kind, ruleId, title, summary, section, targetKind, annotationType, effective, applicability, matchReasons, valueCount, relation, ... }], totalMatches, nextCursor, truncated }. Pass documentId and rulesRevision to pvf_annotation_get for the full definition and enum values. Follow nextCursor with identical arguments for more.',
+  'Pass an item\'s documentId and rulesRevision to pvf_annotation_get for the full definition and enum values. Follow nextCursor with identical arguments for more.',
   describeErrors(['WORKSPACE_NOT_FOUND', 'NO_ARCHIVE', 'INVALID_VERSION', 'INVALID_ARGUMENT', 'INVALID_CURSOR', 'STALE_RULES', 'RESPONSE_TOO_LARGE']),
 ].join('\n\n');
 
@@ -23,7 +24,7 @@ export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerCo
       title: 'Search PVF annotation docs',
       description: DESCRIPTION,
       inputSchema: PvfAnnotationSearchInputSchema,
-      outputSchema: PvfAnnotationSearchOutputSchema,
+      outputSchema: publishedOutputSchema(PvfAnnotationSearchOutputSchema),
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

@@ -5,6 +5,7 @@ import { MAX_READ_FILE_BYTES, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { toolResult, withToolErrors } from '../tool-result.js';
+import { publishedOutputSchema } from '../published-schema.js';
 
 export const READ_FILE_TOOL = 'read_file';
 
@@ -33,7 +34,7 @@ export type ReadFileOutput = z.output<typeof ReadFileOutputSchema>;
 const DESCRIPTION = [
   'Reads the text of one workspace file, whole or a line range.',
   'Call it to see the lines pvf_annotation_explain talks about, or any text file before changing it. workspaceId comes from workspace_info, filePath from list_files (or an explain reference path); startLine/endLine are 1-based and inclusive (e.g. the start.line/end.line of an explain annotation).',
-  `Returns { workspaceId, filePath, text, revision, textRevision, lineCount, startLine, endLine, startOffset, truncated }. text is the canonical text ("\\n" line ends) that explain ranges index (0-based UTF-16 offsets; subtract startOffset for a partial read). An answer stays within ${MAX_READ_FILE_BYTES} bytes as sent (the text counted JSON-escaped, in both structuredContent and content), cut at a line boundary: when truncated, continue with startLine = endLine + 1.`,
+  `text is the canonical text ("\\n" line ends) that explain ranges index (0-based UTF-16 offsets; subtract startOffset for a partial read). An answer stays within ${MAX_READ_FILE_BYTES} bytes as sent (the text counted JSON-escaped, in both structuredContent and content), cut at a line boundary: when truncated, continue with startLine = endLine + 1.`,
   describeErrors(['WORKSPACE_NOT_FOUND', 'NO_ARCHIVE', 'FILE_NOT_FOUND', 'INVALID_ARGUMENT', 'RESPONSE_TOO_LARGE', 'STALE_WORKSPACE', 'IO_ERROR', 'INVALID_ARCHIVE']),
 ].join('\n\n');
 
@@ -44,7 +45,7 @@ export function registerReadFileTool(server: McpServer, ctx: ServerContext): voi
       title: 'Read a workspace file',
       description: DESCRIPTION,
       inputSchema: ReadFileInputSchema,
-      outputSchema: ReadFileOutputSchema,
+      outputSchema: publishedOutputSchema(ReadFileOutputSchema),
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

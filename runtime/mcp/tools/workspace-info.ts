@@ -6,6 +6,7 @@ import { READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import type { ServerContext } from '../server-context.js';
 import { toolResult, withToolErrors } from '../tool-result.js';
+import { publishedOutputSchema } from '../published-schema.js';
 
 export const WORKSPACE_INFO_TOOL = 'workspace_info';
 
@@ -50,7 +51,7 @@ export function registerWorkspaceInfoTool(server: McpServer, ctx: ServerContext)
       title: 'Workspaces and rules',
       description: DESCRIPTION,
       inputSchema: WorkspaceInfoInputSchema,
-      outputSchema: WorkspaceInfoOutputSchema,
+      outputSchema: publishedOutputSchema(WorkspaceInfoOutputSchema),
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async () => {

@@ -150,11 +150,11 @@ describe('annotateScript', () => {
     expect(reference).toMatchObject({ title: '掉落物品', reference: { relation: '物品', id: '2001', context: null, name: null, path: null, resolutionStatus: 'unsupported' } });
   });
 
-  it('takes the reference name as title only when resolved with a non-empty name', () => {
+  it('keeps the rule title when resolved: the name is only in reference.name', () => {
     const resolved = explain('etc/a.etc', '[world drop] 0 0 2003 5 -1 0 0 2001 6', { resolveReference: stubResolveReference });
-    expect(resolved.map((a) => [a.title, a.reference?.resolutionStatus])).toEqual([
-      ['无尽的永恒', 'resolved'],
-      ['掉落物品', 'resolved'],
+    expect(resolved.map((a) => [a.title, a.reference?.resolutionStatus, a.reference?.name])).toEqual([
+      ['掉落物品', 'resolved', '无尽的永恒'],
+      ['掉落物品', 'resolved', expect.anything()],
     ]);
   });
 

@@ -61,16 +61,16 @@ describe('examples/workspace with the builtin rules', () => {
     // Each row: its id token (the builtin rule builtin.lst.row-id, before any section), then the runtime link.
     expect(skills.map((a) => [a.origin, a.title, a.reference?.path])).toEqual([
       ['rule', '列表 ID', undefined],
-      ['runtime', '金刚碎', 'skill/fighter/earthbreak.skl'],
+      ['runtime', '技能', 'skill/fighter/earthbreak.skl'],
       ['rule', '列表 ID', undefined],
-      ['runtime', 'skill/fighter/test.skl', 'skill/fighter/test.skl'],
+      ['runtime', '技能', 'skill/fighter/test.skl'],
     ]);
     expect(skills[0]).toMatchObject({ section: null, occurrence: null, tokenIndex: 0, value: '169' });
     const runtime = (items: typeof skills) => items.filter((a) => a.origin === 'runtime');
     const stackables = runtime(await explainAll('stackable/stackable.lst'));
     expect(stackables.map((a) => a.reference?.name)).toEqual(['特级生命秘药', '2011格鬥大賽裝扮自選禮盒 (男格鬥)']);
     const equipment = runtime(await explainAll('equipment/equipment.lst'));
-    expect(equipment.map((a) => [a.reference?.relation, a.reference?.id, a.title])).toEqual([['装备', '102010612', '苍穹幕落臂铠']]);
+    expect(equipment.map((a) => [a.reference?.relation, a.reference?.id, a.title, a.reference?.name])).toEqual([['装备', '102010612', '装备', '苍穹幕落臂铠']]);
   });
 
   it('every file explains without error; NOTICE.md names every other file', async () => {

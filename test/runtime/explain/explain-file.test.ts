@@ -98,7 +98,7 @@ describe('explainFile: output', () => {
     const view = await workspace.view();
     const out = await explain({ filePath: 'EQUIPMENT/Character/sword.EQU', limit: 100 });
     expect(out).toMatchObject({
-      schemaVersion: 1,
+      schemaVersion: 2,
       contentSource: 'workspace',
       rulesRevision: bundle.rulesRevision,
       workspaceId: workspace.workspaceId,
@@ -123,8 +123,9 @@ describe('explainFile: output', () => {
     const out = await explain({ filePath: SWORD_PATH, limit: 100 });
     const item = out.annotations.filter((a) => a.section === 'item');
     expect(item.map((a) => [a.value, a.reference?.resolutionStatus, a.reference?.name, a.title])).toEqual([
-      ['100', 'resolved', '苍穹幕落', '苍穹幕落'],
-      ['200', 'resolved', '药水', '药水'],
+      // The title is the rule's (the field), resolved or not; the name is only in reference.name.
+      ['100', 'resolved', '苍穹幕落', '物品'],
+      ['200', 'resolved', '药水', '物品'],
       // Missing references are kept, with the rule's title.
       ['999', 'missing', null, '物品'],
     ]);
@@ -146,7 +147,7 @@ describe('explainFile: output', () => {
   it('contextual relation: resolved with a context, missing for an unknown one, context_required without one', async () => {
     const out = await explain({ filePath: SWORD_PATH, section: 'skill data up' });
     expect(out.annotations.map((a) => [a.reference?.context, a.reference?.resolutionStatus, a.title])).toEqual([
-      ['[fighter]', 'resolved', '上挑'],
+      ['[fighter]', 'resolved', '技能'],
       ['[mage]', 'missing', '技能'],
       ['', 'context_required', '技能'],
     ]);
@@ -185,8 +186,9 @@ describe('explainFile: output', () => {
   it('a relation list gets runtime list-row references (missing rows kept); other .lst files get links', async () => {
     const list = await explain({ filePath: 'equipment/equipment.lst' });
     expect(list.annotations.map((a) => [a.origin, a.type, a.value, a.title, a.reference?.resolutionStatus, a.reference?.relation])).toEqual([
-      ['runtime', 'reference', 'character/sword.equ', '苍穹幕落', 'resolved', '装备'],
-      ['runtime', 'reference', 'character/missing.equ', '101', 'missing', '装备'],
+      // List rows are titled with the relation's name, like a rule's field title.
+      ['runtime', 'reference', 'character/sword.equ', '装备', 'resolved', '装备'],
+      ['runtime', 'reference', 'character/missing.equ', '装备', 'missing', '装备'],
     ]);
     expect(list.annotations[0]).toMatchObject({ section: null, occurrence: null, tokenIndex: null, ruleIds: [], documentIds: [] });
     const links = await explain({ filePath: 'n_string.lst' });

@@ -73,7 +73,7 @@ describe('annotation.sentinels', () => {
   it('a -1 on a reference is labelled and not looked up (no reference, no missing)', () => {
     lookups.length = 0;
     const [none, five] = explain('n_quest/a.qst', ['[npc]', '\t-1', '[npc]', '\t5']);
-    expect(none).toMatchObject({ value: '-1', title: '无 NPC', valueLabel: '无 NPC', type: 'reference' });
+    expect(none).toMatchObject({ value: '-1', title: 'NPC', valueLabel: '无 NPC', type: 'reference' });
     expect(none?.reference).toBeUndefined();
     expect(none?.unknownValue).toBeUndefined();
     expect(five?.reference).toMatchObject({ id: '5', resolutionStatus: 'missing' });
@@ -86,9 +86,9 @@ describe('annotation.sentinels', () => {
 
   it('on an enum the sentinel wins over values; other values are looked up as usual', () => {
     const [sentinel, known, unknown] = explain('n_quest/a.qst', ['[kind]\t-1', '[kind]\t1', '[kind]\t3']);
-    expect(sentinel).toMatchObject({ value: '-1', title: '不限', valueLabel: '不限' });
+    expect(sentinel).toMatchObject({ value: '-1', title: '种类', valueLabel: '不限' });
     expect(sentinel?.unknownValue).toBeUndefined();
-    expect(known).toMatchObject({ value: '1', title: '一', valueLabel: '一' });
+    expect(known).toMatchObject({ value: '1', title: '种类', valueLabel: '一' });
     expect(unknown).toMatchObject({ value: '3', title: '种类', unknownValue: true });
   });
 });
