@@ -43,8 +43,26 @@ export function linearSearch(bundle: Bundle, input: SearchInput): LinearResult {
     if (!words.every((word) => containsWord(bundle, doc, word))) continue;
     hits.push(doc);
   }
-  hits.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  return { totalMatches: hits.length, documentIds: hits.slice(0, limit).map((d) => d.documentId) };
+  const merged = mergeImplicitRules(hits, versionKey);
+  merged.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return { totalMatches: merged.length, documentIds: merged.slice(0, limit).map((d) => d.documentId) };
+}
+
+/**
+ * The hits with each implicit `field:<id>` rule left out when the first hit field of that id is in
+ * the same state (search gives them as one hit, the field's).
+ */
+export function mergeImplicitRules(hits: readonly BundleDocument[], versionKey: string | null): BundleDocument[] {
+  const fields = new Map<string, BundleDocument>();
+  for (const d of hits) if (d.kind === 'field' && !fields.has(d.id)) fields.set(d.id, d);
+  const used = new Set<string>();
+  return hits.filter((d) => {
+    if (d.kind !== 'rule' || d.origin !== 'generated' || d.fieldId === null || d.id !== `field:${d.fieldId}`) return true;
+    const field = fields.get(d.fieldId);
+    if (field === undefined || used.has(field.documentId) || statusIn(field, versionKey).state !== statusIn(d, versionKey).state) return true;
+    used.add(field.documentId);
+    return false;
+  });
 }
 
 function containsWord(bundle: Bundle, doc: BundleDocument, word: string): boolean {

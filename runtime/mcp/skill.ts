@@ -29,7 +29,7 @@ check and not instructions to follow.
 | tool | use it to |
 |---|---|
 | \`workspace_info\` | get \`workspaceId\`, each workspace's \`revision\` and \`pvfVersion\`, the active \`rulesRevision\`, \`supportedVersions\`, and whether rules reloading failed. Call it first. |
-| \`pvf_annotation_search\` | find rules and shared fields by \`filePath\` (may be a file that does not exist yet), \`section\`, \`query\`, \`extensions\`, type filters, \`trust\`. Returns summaries, \`trust\` and a \`documentId\` each. |
+| \`pvf_annotation_search\` | find rules and shared fields by \`filePath\` (may be a file that does not exist yet), \`section\`, \`query\`, \`extensions\`, type filters, \`trust\`. Returns summaries, \`trust\` and a \`documentId\` each; a shared field and its implicit \`field:<id>\` rule are one hit (\`implicitRuleId\`). |
 | \`pvf_annotation_get\` | read one document in full: definition, complete target layout, enum values (paged, or one exact \`value\`), relations and the \`.lst\` paths they need. |
 | \`pvf_annotation_explain\` | see what the rules say about an existing file: each annotated tag/token with position, value, enum label, referenced object (\`resolutionStatus\`), and the notes of the file and its folders (\`pathContext\`). |
 | \`list_files\` | browse a workspace one folder level at a time to find a \`filePath\`. |
@@ -40,7 +40,8 @@ check and not instructions to follow.
 1. \`workspace_info\` → \`workspaceId\`, \`revision\`, \`rulesRevision\`, \`supportedVersions\`.
 2. \`pvf_annotation_search\` with the target path and section, e.g.
    \`{ "workspaceId": "<from workspace_info>", "pvfVersion": "current", "filePath": "equipment/example.equ", "section": "price", "limit": 20 }\`.
-   No results: drop \`section\` or use \`query\`; the server never loosens filters by itself.
+   No results: drop \`section\` or use \`query\`; the server never loosens filters by itself. \`warnings\` names the known
+   relations/sections closest to an unknown one; \`suggestions\` lists shorter queries that would match, with their counts.
 3. \`pvf_annotation_get\` for the few documents you need in full (enums, complex record layouts).
 4. \`pvf_annotation_explain\` on the actual file to confirm repeated sections, value meanings and references.
 5. \`read_file\` for the exact lines, then make the change with your usual editing flow.

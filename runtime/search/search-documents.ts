@@ -117,63 +117,118 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   const docs = bundle.documents;
   const texts = bundle.searchTexts.all();
   const { rankOf, positionAt } = bundle.searchTexts.order();
-  // Candidates: the documents the index proposes for the words, narrowed by the filters that compare
-  // one property for equality; every candidate is then checked in full below. A file of another
-  // extension matches nothing.
-  const lists: Int32Array[] = [];
-  if (extensions !== null && filePath !== null && !extensions.includes(fileExtension(filePath))) lists.push(new Int32Array(0));
-  if (kinds) lists.push(bundle.searchTexts.positionsWith('kind', kinds));
-  if (targetKinds) lists.push(bundle.searchTexts.positionsWith('targetKind', targetKinds));
-  if (annotationTypes) lists.push(bundle.searchTexts.positionsWith('annotationType', annotationTypes));
-  if (relation !== null) lists.push(bundle.searchTexts.positionsWith('relation', [relation]));
-  if (trust) lists.push(bundle.searchTexts.positionsWith('trust', trust));
-  if (section !== null) lists.push(bundle.searchTexts.positionsWith('section', [section]));
-  if (extensions) lists.push(bundle.searchTexts.positionsWith('extension', [...extensions, '']));
-  if (query.length > 0) {
-    const proposed = bundle.searchIndex.candidates(indexWords(words));
-    if (proposed) lists.push(proposed);
-  }
-  const pool = intersectAll(lists) ?? bundle.searchTexts.allPositions();
-  const count = pool.length;
+  // Candidates narrowed by the filters that compare one property for equality (the same for any
+  // query); every candidate is then checked in full below. A file of another extension matches nothing.
+  const filterLists: Int32Array[] = [];
+  if (extensions !== null && filePath !== null && !extensions.includes(fileExtension(filePath))) filterLists.push(new Int32Array(0));
+  if (kinds) filterLists.push(bundle.searchTexts.positionsWith('kind', kinds));
+  if (targetKinds) filterLists.push(bundle.searchTexts.positionsWith('targetKind', targetKinds));
+  if (annotationTypes) filterLists.push(bundle.searchTexts.positionsWith('annotationType', annotationTypes));
+  if (relation !== null) filterLists.push(bundle.searchTexts.positionsWith('relation', [relation]));
+  if (trust) filterLists.push(bundle.searchTexts.positionsWith('trust', trust));
+  if (section !== null) filterLists.push(bundle.searchTexts.positionsWith('section', [section]));
+  if (extensions) filterLists.push(bundle.searchTexts.positionsWith('extension', [...extensions, '']));
   const directory = pathKind === 'directory';
-
-  // Sort key of a match: exact first, then higher score, then the query-independent order (rankOf).
-  const maxScore = NAME_WEIGHT * query.length;
   const n = docs.length;
-  const keys = new Float64Array(count);
-  let matches = 0;
-  for (let i = 0; i < count; i++) {
-    const position = pool[i] as number;
-    const doc = docs[position] as BundleDocument;
-    const text = texts[position] as DocumentText;
-    if (kinds && !kinds.includes(doc.kind)) continue;
-    if (targetKinds && !targetKinds.includes(doc.targetKind)) continue;
-    if (annotationTypes && !annotationTypes.includes(doc.annotationType)) continue;
-    if (relation !== null && doc.relation !== relation) continue;
-    if (trust && (doc.trust === null || !trust.includes(doc.trust))) continue;
-    if (section !== null && text.sectionKey !== section && !(text.sectionPattern !== null && matchSectionPattern(text.sectionPattern, section))) continue;
-    if (extensions && text.extensions.length > 0 && !text.extensions.some((e) => extensions.includes(e))) continue;
-    if (status === 'effective' && !statusIn(doc, versionKey).effective) continue;
-    if (filePath !== null) {
-      if (directory && doc.targetKind !== 'path') continue;
-      if (!matchesDefinition(doc.match, filePath, directory)) continue;
+  const implicit = implicitRules(bundle);
+
+  /**
+   * The sort keys of the hits for `q` (exact first, then higher score, then the query-independent order
+   * rankOf; key % n is the rank), after a shared field and its implicit `field:<id>` rule are merged into
+   * the field's hit. `merged` maps a field's position to the implicit rule's position folded into it.
+   */
+  const collect = (q: readonly Word[]): { sorted: Float64Array; merged: Map<number, number> } => {
+    const lists = [...filterLists];
+    if (q.length > 0) {
+      const proposed = bundle.searchIndex.candidates(indexWords(q.map((w) => w.text)));
+      if (proposed) lists.push(proposed);
     }
-    let score = 0;
-    let exact = false;
-    if (query.length > 0) {
-      score = matchScore(bundle, position, doc, text, query);
-      if (score < 0) continue;
-      exact = isExact(text, query);
+    const pool = intersectAll(lists) ?? bundle.searchTexts.allPositions();
+    const count = pool.length;
+    const maxScore = NAME_WEIGHT * q.length;
+    const keys = new Float64Array(count);
+    // Where the keys of the shared fields (the first hit of each id) and of implicit rules are in keys.
+    const fieldSlot = new Map<string, [position: number, slot: number, state: string]>();
+    const ruleSlots: [position: number, slot: number, fieldId: string, state: string][] = [];
+    let matches = 0;
+    for (let i = 0; i < count; i++) {
+      const position = pool[i] as number;
+      const doc = docs[position] as BundleDocument;
+      const text = texts[position] as DocumentText;
+      if (kinds && !kinds.includes(doc.kind)) continue;
+      if (targetKinds && !targetKinds.includes(doc.targetKind)) continue;
+      if (annotationTypes && !annotationTypes.includes(doc.annotationType)) continue;
+      if (relation !== null && doc.relation !== relation) continue;
+      if (trust && (doc.trust === null || !trust.includes(doc.trust))) continue;
+      if (section !== null && text.sectionKey !== section && !(text.sectionPattern !== null && matchSectionPattern(text.sectionPattern, section))) continue;
+      if (extensions && text.extensions.length > 0 && !text.extensions.some((e) => extensions.includes(e))) continue;
+      if (status === 'effective' && !statusIn(doc, versionKey).effective) continue;
+      if (filePath !== null) {
+        if (directory && doc.targetKind !== 'path') continue;
+        if (!matchesDefinition(doc.match, filePath, directory)) continue;
+      }
+      let score = 0;
+      let exact = false;
+      if (q.length > 0) {
+        score = matchScore(bundle, position, doc, text, q);
+        if (score < 0) continue;
+        exact = isExact(text, q);
+      }
+      const fieldId = implicit.fieldId.get(position);
+      if (fieldId !== undefined && !fieldSlot.has(fieldId)) fieldSlot.set(fieldId, [position, matches, statusIn(doc, versionKey).state]);
+      const ruleFieldId = implicit.ruleField.get(position);
+      if (ruleFieldId !== undefined) ruleSlots.push([position, matches, ruleFieldId, statusIn(doc, versionKey).state]);
+      keys[matches++] = ((exact ? 0 : 1) * (maxScore + 1) + (maxScore - score)) * n + (rankOf[position] as number);
     }
-    keys[matches++] = ((exact ? 0 : 1) * (maxScore + 1) + (maxScore - score)) * n + (rankOf[position] as number);
-  }
-  const sorted = keys.subarray(0, matches).sort();
+    // One hit per shared field: its implicit rule, when also a hit in the same state, is folded into
+    // the field's hit, which takes the better of the two places (a suppressed rule stays its own hit).
+    const merged = new Map<number, number>();
+    for (const [position, slot, fieldId, state] of ruleSlots) {
+      const field = fieldSlot.get(fieldId);
+      if (field === undefined || field[2] !== state || merged.has(field[0])) continue;
+      const [fieldPosition, fieldAt] = field;
+      merged.set(fieldPosition, position);
+      const ruleKey = keys[slot] as number;
+      keys[fieldAt] = Math.min(keys[fieldAt] as number, ruleKey - (rankOf[position] as number) + (rankOf[fieldPosition] as number));
+      keys[slot] = Number.POSITIVE_INFINITY;
+    }
+    const sorted = keys.subarray(0, matches).sort();
+    return { sorted: sorted.subarray(0, matches - merged.size), merged };
+  };
+
+  const { sorted, merged } = collect(query);
+  const matches = sorted.length;
   checkOffset(offset, matches);
+
+  // Filters stay exactly as given; an unknown relation or section is only pointed out.
+  const warnings: string[] = [];
+  if (relation !== null && !knownRelations(bundle).has(relation)) {
+    warnings.push(unknownName('relation', relation, closestNames(relation, [...knownRelations(bundle)], (name) => relationPaths(bundle, name))));
+  }
+  if (section !== null && !texts.some((t) => t.sectionKey === section || (t.sectionPattern !== null && matchSectionPattern(t.sectionPattern, section)))) {
+    warnings.push(unknownName('section', section, closestNames(section, [...new Set(texts.flatMap((t) => (t.sectionKey === null || t.sectionKey === '' ? [] : [t.sectionKey])))])));
+  }
+  // Shorter queries that would match with the same filters: counts only, never their results.
+  const suggestions: { query: string; totalMatches: number }[] = [];
+  if (matches === 0 && query.length > 0) {
+    for (const candidate of shorterQueries(words)) {
+      const hits = collect(candidate.map((text) => ({ text, bare: normalizeSection(text) }))).sorted.length;
+      if (hits > 0) suggestions.push({ query: candidate.join(' '), totalMatches: hits });
+    }
+  }
 
   const items: SearchItem[] = [];
   for (let k = offset; k < Math.min(matches, offset + limit); k++) {
-    const doc = docs[positionAt[(sorted[k] as number) % n] as number] as BundleDocument;
-    items.push(toItem(bundle, doc, query, versionKey, reasons, extensions !== null && filePath === null));
+    const position = positionAt[(sorted[k] as number) % n] as number;
+    const doc = docs[position] as BundleDocument;
+    const item = toItem(bundle, doc, query, versionKey, reasons, extensions !== null && filePath === null);
+    if (doc.kind === 'field') {
+      const rulePosition = merged.get(position);
+      const rule = rulePosition === undefined ? undefined : docs[rulePosition];
+      item.implicitRuleDocumentId = rule?.documentId ?? null;
+      item.implicitRuleId = rule?.id ?? null;
+    }
+    items.push(item);
   }
   const page = fitPage(items);
   const end = offset + page.length;
@@ -190,7 +245,127 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
     totalMatches: matches,
     nextCursor: next,
     truncated: page.length < Math.min(limit, Math.max(0, matches - offset)),
+    ...(warnings.length > 0 ? { warnings } : {}),
+    ...(suggestions.length > 0 ? { suggestions } : {}),
   };
+}
+
+/** At most this many shorter queries are tried when nothing matches. */
+export const MAX_SUGGESTION_TRIES = 10;
+/** At most this many close names in an unknown-name warning. */
+const MAX_CLOSE_NAMES = 5;
+
+/**
+ * Shorter queries to try, at most MAX_SUGGESTION_TRIES: each word dropped in turn (from the last), or
+ * for a single word, its substrings one code point shorter, then two, … (longest first, left first),
+ * down to 2 code points (a bracketed word loses its brackets first).
+ */
+export function shorterQueries(words: readonly string[]): string[][] {
+  const out: string[][] = [];
+  const seen = new Set<string>();
+  const add = (q: string[]) => {
+    const key = q.join(' ');
+    if (out.length >= MAX_SUGGESTION_TRIES || q.length === 0 || key === words.join(' ') || seen.has(key)) return;
+    seen.add(key);
+    out.push(q);
+  };
+  if (words.length > 1) {
+    for (let i = words.length - 1; i >= 0; i--) add(words.filter((_, j) => j !== i));
+    return out;
+  }
+  const word = words[0] ?? '';
+  const bare = normalizeSection(word);
+  if (bare !== word && bare !== '') add([bare]);
+  const points = [...bare];
+  for (let length = points.length - 1; length >= 2 && out.length < MAX_SUGGESTION_TRIES; length--) {
+    for (let start = 0; start + length <= points.length; start++) add([points.slice(start, start + length).join('')]);
+  }
+  return out;
+}
+
+const relationCache = new WeakMap<Bundle, Set<string>>();
+
+/** Relation names of the bundle: those defined and those documents name. */
+function knownRelations(bundle: Bundle): Set<string> {
+  let names = relationCache.get(bundle);
+  if (names === undefined) {
+    names = new Set(bundle.relations.map((r) => r.name));
+    for (const doc of bundle.documents) if (doc.relation !== null) names.add(doc.relation);
+    relationCache.set(bundle, names);
+  }
+  return names;
+}
+
+/** The list paths of a relation, lower-cased (so "skill" finds 技能 by skill/….lst). */
+function relationPaths(bundle: Bundle, name: string): string {
+  const r = bundle.relationsByName.get(name);
+  if (r === undefined) return '';
+  return [r.listPath ?? '', ...(r.contextPaths ?? []).map(([, p]) => p)].join('\n').toLowerCase();
+}
+
+function unknownName(what: 'relation' | 'section', name: string, close: readonly string[]): string {
+  return `no definition has ${what} ${JSON.stringify(name)}${close.length > 0 ? `; closest known: ${close.map((c) => JSON.stringify(c)).join(', ')}` : ''}`;
+}
+
+/**
+ * Up to MAX_CLOSE_NAMES known names closest to `name`: the same but for case, then one inside the other
+ * (a known name of one code point does not count as inside),
+ * then `name` in the name's other text (`also`), then by edit distance (at most half the longer length).
+ */
+export function closestNames(name: string, known: readonly string[], also?: (known: string) => string): string[] {
+  const wanted = name.trim().toLowerCase();
+  const ranked: [rank: number, distance: number, name: string][] = [];
+  for (const k of known) {
+    const lower = k.toLowerCase();
+    const distance = editDistance(wanted, lower);
+    let rank: number;
+    if (lower === wanted) rank = 0;
+    else if (wanted !== '' && (lower.includes(wanted) || ([...lower].length > 1 && wanted.includes(lower)))) rank = 1;
+    else if (wanted !== '' && also !== undefined && also(k).includes(wanted)) rank = 2;
+    else if (distance <= Math.floor(Math.max([...wanted].length, [...lower].length) / 2)) rank = 3;
+    else continue;
+    ranked.push([rank, distance, k]);
+  }
+  ranked.sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0));
+  return ranked.slice(0, MAX_CLOSE_NAMES).map(([, , k]) => k);
+}
+
+/** Levenshtein distance over code points. */
+function editDistance(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  let previous = Array.from({ length: y.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= x.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= y.length; j++) {
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + (x[i - 1] === y[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[y.length] as number;
+}
+
+interface ImplicitRules {
+  /** Position of an implicit `field:<id>` rule → the field id. */
+  ruleField: Map<number, string>;
+  /** Position of a shared field → its id. */
+  fieldId: Map<number, string>;
+}
+
+const implicitCache = new WeakMap<Bundle, ImplicitRules>();
+
+/** The generated `field:<id>` rules and the shared fields of a bundle (computed once per bundle). */
+function implicitRules(bundle: Bundle): ImplicitRules {
+  let found = implicitCache.get(bundle);
+  if (found === undefined) {
+    found = { ruleField: new Map(), fieldId: new Map() };
+    for (const [position, doc] of bundle.documents.entries()) {
+      if (doc.kind === 'field') found.fieldId.set(position, doc.id);
+      else if (doc.origin === 'generated' && doc.fieldId !== null && doc.id === `field:${doc.fieldId}`) found.ruleField.set(position, doc.fieldId);
+    }
+    implicitCache.set(bundle, found);
+  }
+  return found;
 }
 
 /**

@@ -53,6 +53,8 @@ export const SearchItemSchema = z.strictObject({
   source: SourceCategorySchema,
   trust: TrustSchema.nullable().describe('how far the definition can be trusted; null = not stated'),
   matchedValues: z.array(z.strictObject({ key: z.string(), label: z.string() })).optional(),
+  implicitRuleDocumentId: z.string().nullable().optional().describe('field hits: documentId of its implicit "field:<id>" rule, merged into this hit; else null'),
+  implicitRuleId: z.string().nullable().optional().describe('that rule\'s ruleId, or null'),
 });
 
 export const SearchOutputSchema = z.strictObject({
@@ -67,6 +69,11 @@ export const SearchOutputSchema = z.strictObject({
   totalMatches: z.int(),
   nextCursor: z.string().nullable(),
   truncated: z.boolean().describe('true when the page holds fewer than limit items to stay under the response size limit; continue with nextCursor'),
+  warnings: z.array(z.string()).optional().describe('unknown relation/section, with the closest known names; filters are still applied as given'),
+  suggestions: z
+    .array(z.strictObject({ query: z.string(), totalMatches: z.int() }))
+    .optional()
+    .describe('no matches only: shorter queries that would match with the same filters, with their hit counts'),
 });
 
 export type SearchInput = z.input<typeof SearchInputSchema>;

@@ -164,12 +164,15 @@ const onSection = (annotations: readonly ExplainOutputAnnotation[], section: str
 
 describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', () => {
   it('empty-filter paging (空条件分页)', async () => {
-    // Search with no content filter pages through every category of document, each exactly once.
+    // Search with no content filter pages through every category of document, each exactly once; a
+    // shared field and its implicit rule are one hit (the field's, naming the rule).
     const all = await searchAll({ pvfVersion: 'all', status: 'all', limit: 7 });
-    expect(all.pages).toBe(Math.ceil(bundle.documents.length / 7));
-    expect(all.totalMatches).toBe(bundle.documents.length);
-    expect(new Set(all.items.map((i) => i.documentId)).size).toBe(all.items.length);
-    expect(all.items).toHaveLength(bundle.documents.length);
+    expect(all.pages).toBe(Math.ceil(all.totalMatches / 7));
+    expect(all.items).toHaveLength(all.totalMatches);
+    const covered = all.items.flatMap((i) => [i.documentId, ...(i.implicitRuleDocumentId ? [i.implicitRuleDocumentId] : [])]);
+    expect(new Set(covered).size).toBe(covered.length);
+    expect(new Set(covered)).toEqual(new Set(bundle.documents.map((d) => d.documentId)));
+    expect(all.totalMatches).toBeLessThan(bundle.documents.length);
 
     const effective = await searchAll({ pvfVersion: 'all', limit: 5 });
     expect(effective.items.map((i) => i.documentId).sort()).toEqual(all.items.filter((i) => i.effective).map((i) => i.documentId).sort());
@@ -208,7 +211,10 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
     // A Chinese word matches as a substring; the document without the enum label is found by 稀有 alone.
     expect(names((await search({ pvfVersion: '110US', query: '稀有' })).items)).toEqual(['field equ.rarity', 'rarity.own-title', 'rarity.uses-field']);
     // Case-insensitive ids.
-    expect(names((await search({ pvfVersion: '110US', query: 'EQU.WEIGHT' })).items)).toEqual(['field equ.weight', 'field:equ.weight']);
+    // Case-insensitive ids; the field and its implicit rule are one hit naming both.
+    const weightHits = (await search({ pvfVersion: '110US', query: 'EQU.WEIGHT' })).items;
+    expect(names(weightHits)).toEqual(['field equ.weight']);
+    expect(weightHits[0]).toMatchObject({ implicitRuleId: 'field:equ.weight' });
     // A word found nowhere empties the result (AND).
     expect((await search({ pvfVersion: '110US', query: '稀有度 不存在的词' })).totalMatches).toBe(0);
 
@@ -515,10 +521,13 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
 
   it('origin of generated annotations (自动生成标注来源)', async () => {
     // The implicit rule of a shared field no rule uses is a generated document, with its source.
-    const weight = await search({ pvfVersion: '110US', section: 'weight' });
-    const generated = weight.items.find((i) => i.kind === 'rule');
+    // Searched for rules alone it is its own hit; otherwise the field's hit names it.
+    const weightRules = await search({ pvfVersion: '110US', section: 'weight', kinds: ['rule'] });
+    const generated = weightRules.items.find((i) => i.kind === 'rule');
     expect(generated).toMatchObject({ ruleId: 'field:equ.weight', fieldId: 'equ.weight', origin: 'generated', layer: 'proto-base', source: 'builtin' });
-    expect(weight.items.find((i) => i.kind === 'field')).toMatchObject({ fieldId: 'equ.weight', origin: 'configured' });
+    const weight = await search({ pvfVersion: '110US', section: 'weight' });
+    expect(weight.items).toHaveLength(1);
+    expect(weight.items[0]).toMatchObject({ kind: 'field', fieldId: 'equ.weight', origin: 'configured', implicitRuleId: 'field:equ.weight', implicitRuleDocumentId: generated?.documentId });
     // Only implicit field rules are marked generated; nothing else is.
     const all = await searchAll({ pvfVersion: 'all', status: 'all', limit: 100 });
     for (const i of all.items) expect(i.origin === 'generated', nameOf(i)).toBe(i.kind === 'rule' && (i.ruleId ?? '').startsWith('field:'));

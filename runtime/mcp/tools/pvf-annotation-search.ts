@@ -12,7 +12,7 @@ export const PvfAnnotationSearchOutputSchema = SearchOutputSchema;
 
 const DESCRIPTION = [
   'Searches the PVF annotation rules and shared fields (what a file, section or token means, enum values, references) and returns short summaries with a documentId each. It describes rules that apply to a kind of file; it does not prove a file contains that section or value (use pvf_annotation_explain for an actual file).',
-  'Call it before reading or changing a PVF script, or when a value or section is unclear. For pvfVersion "current" (the default) give workspaceId from workspace_info (the workspace must be open); otherwise give an explicit pvfVersion from workspace_info supportedVersions, or "all". filePath is an archive path (it may be a file that does not exist yet), section a section name such as "price" or "[price]". Filters combine with AND, array entries with OR. No results: drop section or use query; the server never loosens filters itself.',
+  'Call it before reading or changing a PVF script, or when a value or section is unclear. For pvfVersion "current" (the default) give workspaceId from workspace_info (the workspace must be open); otherwise give an explicit pvfVersion from workspace_info supportedVersions, or "all". filePath is an archive path (it may be a file that does not exist yet), section a section name such as "price" or "[price]". Filters combine with AND, array entries with OR. No results: drop section or use query; the server never loosens filters itself (see warnings, suggestions).',
   'Pass an item\'s documentId and rulesRevision to pvf_annotation_get for the full definition and enum values. Follow nextCursor with identical arguments for more.',
   describeErrors(['WORKSPACE_NOT_FOUND', 'NO_ARCHIVE', 'INVALID_VERSION', 'INVALID_ARGUMENT', 'INVALID_CURSOR', 'STALE_RULES', 'RESPONSE_TOO_LARGE']),
 ].join('\n\n');
@@ -40,15 +40,18 @@ export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerCo
       const lines = listLines(
         output.items.map(
           (i) =>
-            `${i.documentId}  ${i.kind === 'rule' ? (i.ruleId ?? '') : `field ${i.fieldId ?? ''}`}  ${i.section === null ? '' : `[${i.section}]  `}${i.annotationType}  ${i.title}${i.effective ? '' : `  (${i.state})`}`,
+            `${i.documentId}  ${i.kind === 'rule' ? (i.ruleId ?? '') : `field ${i.fieldId ?? ''}`}  ${i.section === null ? '' : `[${i.section}]  `}${i.annotationType}  ${i.title}${i.effective ? '' : `  (${i.state})`}${i.implicitRuleId ? `  (+ rule ${i.implicitRuleId} ${i.implicitRuleDocumentId ?? ''})` : ''}`,
         ),
         MAX_TEXT_ITEMS,
       );
       const head =
         output.items.length === 0
-          ? `no matches (rulesRevision ${output.rulesRevision}, version ${output.context.pvfVersion || '(unknown)'}); try fewer filters or another query`
+          ? `no matches (rulesRevision ${output.rulesRevision}, version ${output.context.pvfVersion || '(unknown)'}); ${
+              output.suggestions ? `shorter queries that match: ${output.suggestions.map((s) => `"${s.query}" (${s.totalMatches})`).join(', ')}` : 'try fewer filters or another query'
+            }`
           : `${output.items.length} of ${output.totalMatches} documents (rulesRevision ${output.rulesRevision}, version ${output.context.pvfVersion || '(unknown)'})${output.nextCursor ? '; more with nextCursor' : ''}`;
-      return toolResult(output, [head, ...lines].join('\n'));
+      const warnings = (output.warnings ?? []).map((w) => `warning: ${w}`);
+      return toolResult(output, [head, ...warnings, ...lines].join('\n'));
     }),
   );
 }

@@ -78,13 +78,25 @@ export function buildSiteModel(bundle: Bundle): SiteModel {
   };
   for (const relation of bundle.relations) relationGroup(relation.name).definitions.push(relation);
 
+  // Search gives a shared field and its implicit `field:<id>` rule as one hit (issue 14): such a rule is
+  // not counted again where a field of that id with the same extensions is effective.
+  const extensionKey = (d: BundleDocument) => [...new Set(d.match.extensions.map((e) => e.trim().toLowerCase()))].sort().join('\n');
+  const fieldsById = new Map<string, BundleDocument[]>();
+  for (const d of bundle.documents) if (d.kind === 'field') fieldsById.set(d.id, [...(fieldsById.get(d.id) ?? []), d]);
+  const mergedInto = (doc: BundleDocument, version: string): boolean =>
+    doc.kind === 'rule' &&
+    doc.origin === 'generated' &&
+    doc.fieldId !== null &&
+    doc.id === `field:${doc.fieldId}` &&
+    (fieldsById.get(doc.fieldId) ?? []).some((f) => f.versions[version]?.effective === true && extensionKey(f) === extensionKey(doc));
+
   for (const doc of bundle.documents) {
     const extensions = [...new Set(doc.match.extensions.map((e) => e.trim().toLowerCase()))];
     if (extensions.length === 0) anyTypeDocs.push(doc);
     for (const ext of extensions) push(docsByExtension, ext, doc);
 
     versionColumns.forEach((version, column) => {
-      if (!doc.versions[version]?.effective) return;
+      if (!doc.versions[version]?.effective || mergedInto(doc, version)) return;
       if (extensions.length === 0) {
         generic[column] = (generic[column] as number) + 1;
         return;

@@ -27,7 +27,10 @@ function search(input: SearchInput) {
   return output;
 }
 
-const ids = (input: SearchInput) => search(input).items.map((i) => `${i.kind}:${i.ruleId ?? i.fieldId}`).sort();
+const ids = (input: SearchInput) =>
+  search(input)
+    .items.flatMap((i) => [`${i.kind}:${i.ruleId ?? i.fieldId}`, ...(i.implicitRuleId ? [`rule:${i.implicitRuleId}`] : [])])
+    .sort();
 
 describe('search', () => {
   it('gives every hit its trust (null when the definition states none)', () => {

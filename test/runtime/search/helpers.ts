@@ -84,14 +84,22 @@ export function errorOf(fn: () => unknown): PvfdocError {
   throw new Error('expected a PvfdocError, but the call returned');
 }
 
-/** Rule id (or field id for fields) of each item, in order: easy to read in assertions. */
+/**
+ * Rule id (or field id for fields) of each item, in order: easy to read in assertions. A field hit that
+ * carries its implicit rule (issue 14: one hit per shared field) names both, the rule first.
+ */
 export function names(items: readonly SearchItem[]): string[] {
-  return items.map((i) => (i.kind === 'rule' ? (i.ruleId ?? '') : `field ${i.fieldId ?? ''}`));
+  return items.flatMap((i) => (i.kind === 'rule' ? [i.ruleId ?? ''] : [...(i.implicitRuleId ? [i.implicitRuleId] : []), `field ${i.fieldId ?? ''}`]));
+}
+
+/** documentId of each item, and of the implicit rule a field hit carries (after it): every document found. */
+export function coveredIds(items: readonly SearchItem[]): string[] {
+  return items.flatMap((i) => [i.documentId, ...(i.implicitRuleDocumentId ? [i.implicitRuleDocumentId] : [])]);
 }
 
 /** The one item of that rule id (or `field <id>`), failing when there is not exactly one. */
 export function itemNamed(items: readonly SearchItem[], name: string): SearchItem {
-  const hits = items.filter((_, i) => names(items)[i] === name);
+  const hits = items.filter((item) => names([item]).includes(name));
   expect(hits, `items named ${name}`).toHaveLength(1);
   return hits[0] as SearchItem;
 }
