@@ -8,8 +8,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLayers } from '../../build/compile-layers.js';
-import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
+import { compiledBundle } from '../support/compiled-bundle.js';
 import { createRulesHolder } from '../../runtime/bundle/rules-holder.js';
 import { canonicalJson } from '../../runtime/bundle/canonical-json.js';
 import { decodeCursor, encodeCursor, readCursor } from '../../runtime/cursor.js';
@@ -55,10 +54,9 @@ describe('list_files with a signed cursor past the end', () => {
   });
 
   it('pages with its own cursors and refuses a well-signed one whose offset is out of range', async () => {
-    const compiled = await compileLayers([path.join(ROOT, 'test/fixtures/layers/basic/builtin')]);
-    if (!compiled.ok) throw new Error('fixture layer');
+    const fixture = await compiledBundle([path.join(ROOT, 'test/fixtures/layers/basic/builtin')]);
     const cursorKey = createCursorKey();
-    const created = createServer({ rules: createRulesHolder(openBuiltBundle(compiled.bundle.files)), workspaces: new Map([['w', workspace]]), log: () => undefined, cursorKey });
+    const created = createServer({ rules: createRulesHolder(fixture), workspaces: new Map([['w', workspace]]), log: () => undefined, cursorKey });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: 't', version: '1' });
     await created.server.connect(serverSide);

@@ -8,8 +8,7 @@ import { request } from 'node:http';
 import { connect as connectSocket, type Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLayers } from '../../build/compile-layers.js';
-import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
+import { compiledBundle } from '../support/compiled-bundle.js';
 import { createRulesHolder } from '../../runtime/bundle/rules-holder.js';
 import { createServer } from '../../runtime/mcp/create-server.js';
 import { serveHttp, type HttpServing } from '../../runtime/mcp/serve-http.js';
@@ -25,9 +24,8 @@ beforeAll(async () => {
   await mkdir(path.join(site, 'doc'), { recursive: true });
   await writeFile(path.join(site, 'index.html'), '<!doctype html><title>site</title>');
   await writeFile(path.join(site, 'doc', 'index.html'), '<!doctype html><title>doc</title>');
-  const compiled = await compileLayers([path.join(ROOT, 'test/fixtures/layers/basic/builtin')]);
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
-  const rules = createRulesHolder(openBuiltBundle(compiled.bundle.files));
+  const fixture = await compiledBundle([path.join(ROOT, 'test/fixtures/layers/basic/builtin')]);
+  const rules = createRulesHolder(fixture);
   serving = await serveHttp({
     host: '127.0.0.1',
     port: 0,

@@ -6,8 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileLayers } from '../../build/compile-layers.js';
-import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
+import { compiledBundle } from '../support/compiled-bundle.js';
 import { createRulesHolder } from '../../runtime/bundle/rules-holder.js';
 import { MAX_READ_FILE_BYTES } from '../../runtime/mcp/constants.js';
 import { ReadFileOutputSchema } from '../../runtime/mcp/tools/read-file.js';
@@ -27,9 +26,8 @@ beforeAll(async () => {
   await writeFile(path.join(root, 'noise.txt'), Array.from({ length: 40 }, () => '\u0001'.repeat(20_000)).join('\n'));
   await writeFile(path.join(root, 'plain.txt'), Array.from({ length: 40_000 }, (_, i) => `line ${i}`).join('\n'));
   workspace = await openDirectoryWorkspace({ workspaceId: 'w', name: 'w', root });
-  const compiled = await compileLayers([path.join(ROOT, 'test/fixtures/layers/basic/builtin')]);
-  if (!compiled.ok) throw new Error(JSON.stringify(compiled.problems));
-  conn = await connect({ rules: createRulesHolder(openBuiltBundle(compiled.bundle.files)), workspaces: new Map([['w', workspace]]) });
+  const fixture = await compiledBundle([path.join(ROOT, 'test/fixtures/layers/basic/builtin')]);
+  conn = await connect({ rules: createRulesHolder(fixture), workspaces: new Map([['w', workspace]]) });
 });
 
 afterAll(async () => {

@@ -4,17 +4,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileLayers } from '../../build/compile-layers.js';
-import { openBuiltBundle, type Bundle } from '../../runtime/bundle/load-bundle.js';
+import { compiledBundle } from '../support/compiled-bundle.js';
+import type { Bundle } from '../../runtime/bundle/load-bundle.js';
 import { layoutOf } from '../../site/src/lib/layout.js';
 
 const LAYER = fileURLToPath(new URL('../fixtures/layers/target-extensions/', import.meta.url));
 
 let bundle: Bundle;
 beforeAll(async () => {
-  const result = await compileLayers([LAYER]);
-  if (!result.ok) throw new Error(JSON.stringify(result.problems, null, 2));
-  bundle = openBuiltBundle(result.bundle.files);
+  bundle = await compiledBundle([LAYER]);
 });
 
 const docOf = (id: string) => {

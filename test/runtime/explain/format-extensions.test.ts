@@ -5,17 +5,15 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileLayers } from '../../../build/compile-layers.js';
-import { openBuiltBundle, type Bundle } from '../../../runtime/bundle/load-bundle.js';
+import { compiledBundle } from '../../support/compiled-bundle.js';
+import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { annotateScript, type ExplainAnnotation, type ReferenceQuery } from '../../../runtime/explain/annotate-script.js';
 
 const LAYER = fileURLToPath(new URL('../../fixtures/layers/format-extensions/', import.meta.url));
 
 let bundle: Bundle;
 beforeAll(async () => {
-  const result = await compileLayers([LAYER]);
-  if (!result.ok) throw new Error(JSON.stringify(result.problems, null, 2));
-  bundle = openBuiltBundle(result.bundle.files);
+  bundle = await compiledBundle([LAYER]);
 });
 
 const lookups: ReferenceQuery[] = [];

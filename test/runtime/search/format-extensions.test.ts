@@ -5,8 +5,8 @@
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { compileLayers } from '../../../build/compile-layers.js';
-import { openBuiltBundle, type Bundle } from '../../../runtime/bundle/load-bundle.js';
+import { compiledBundle } from '../../support/compiled-bundle.js';
+import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { getDocument } from '../../../runtime/get/get-document.js';
 import { GetOutputSchema } from '../../../runtime/get/get-schema.js';
 import { searchDocuments } from '../../../runtime/search/search-documents.js';
@@ -16,9 +16,7 @@ const LAYER = fileURLToPath(new URL('../../fixtures/layers/format-extensions/', 
 
 let bundle: Bundle;
 beforeAll(async () => {
-  const result = await compileLayers([LAYER]);
-  if (!result.ok) throw new Error(JSON.stringify(result.problems, null, 2));
-  bundle = openBuiltBundle(result.bundle.files);
+  bundle = await compiledBundle([LAYER]);
 });
 
 function search(input: SearchInput) {
