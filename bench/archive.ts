@@ -15,7 +15,7 @@
  * names, and binary `.ani` files.
  *
  * The measurements run in a fresh Node process (this file with --measure), so the generator's memory
- * and JIT state do not count: it opens the archive with openClassicWorkspace (what `serve` does),
+ * and JIT state do not count: it opens the archive with createArchiveWorkspace(classicDriver) (what `serve` does),
  * reads one random script, then reads and decompiles `--reads` random scripts through the view, then
  * reads the same files' bytes only (read + decrypt + CRC, no decompile). The OS page cache holds the
  * file (it was just written): the figures are for a warm cache.
@@ -30,8 +30,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { encodeText } from '../runtime/archive/text-encoding.js';
-import { openClassicWorkspace } from '../runtime/workspace/open-classic-workspace.js';
+import { encodeText } from '../runtime/classic/text-encoding.js';
+import { classicDriver } from '../runtime/workspace/archive-drivers.js';
+import { createArchiveWorkspace } from '../runtime/workspace/archive-workspace.js';
+import { seededRandom } from '../test/support/random.js';
 import { streamClassicArchive } from '../test/support/write-classic-archive.js';
 import { exposeGc, fmtBytes, fmtMs, median, now, percentile, table } from './stats.js';
 
@@ -58,17 +60,6 @@ const positiveInt = (name: string, text: string | undefined): number => {
 };
 
 // --- Pseudo-random helpers ---
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Rng = () => number;
 
@@ -167,7 +158,7 @@ class NameSource {
 
   /** The name of file `serial` (a function of the serial alone, so the `.str` table can be written at any time). */
   static text(serial: number): string {
-    const r = mulberry32(serial * 31 + 7);
+    const r = seededRandom(serial * 31 + 7);
     return `${pick(r, WORDS)}${pick(r, WORDS)}之${pick(r, ['剑', '拳套', '手炮', '法杖', '十字架', '匕首', '长枪', '药剂', '宝珠'])} ${serial}`;
   }
 
@@ -205,7 +196,7 @@ interface Plan {
 
 /** Paths, types and sizes of every file (deterministic from the seed). */
 function planArchive(total: number, seed: number): Plan {
-  const rng = mulberry32(seed);
+  const rng = seededRandom(seed);
   const lists = new Map<string, string[]>();
   const samples = new Map<string, string>();
   const paths: string[] = [];
@@ -282,7 +273,7 @@ function scriptText(type: FileType, budget: number, rng: Rng, serial: number, na
 }
 
 async function generate(file: string, plan: Plan, seed: number): Promise<{ ms: number; size: number; strings: number; scripts: number }> {
-  const names = new NameSource(mulberry32(seed ^ 0x5eed));
+  const names = new NameSource(seededRandom(seed ^ 0x5eed));
   const index = new Map(plan.paths.map((p, i) => [p, i]));
   const started = now();
   let scripts = 0;
@@ -294,7 +285,7 @@ async function generate(file: string, plan: Plan, seed: number): Promise<{ ms: n
     content(p) {
       const i = index.get(p) as number;
       const kind = plan.kinds[i] as number;
-      const rng = mulberry32(seed + i * 7919);
+      const rng = seededRandom(seed + i * 7919);
       if (kind < 0) {
         if (p === 'n_string.lst') return { script: '0\t`equipment/equipment.kor.str`\n1\t`stackable/stackable.kor.str`\n3\t`equipment/equipment.kor.str`\n7\t`monster/monster.kor.str`\n4\t`etc/etc.kor.str`\n' };
         if (p.endsWith('.str')) {
@@ -361,7 +352,7 @@ async function measure(file: string, firstPath: string, readPaths: string[]): Pr
   const openMs: number[] = [];
   // First open: a cold process (what `serve` pays at start); two more, each closed, for the warm figure.
   let start = now();
-  const workspace = await openClassicWorkspace({ workspaceId: 'bench', name: 'bench', path: file });
+  const workspace = await createArchiveWorkspace(classicDriver, { workspaceId: 'bench', name: 'bench', path: file, reader: {} });
   openMs.push(now() - start);
   const info = workspace.info();
   if (!info.archiveOpen) throw new Error(`the archive did not open: ${info.error ?? ''}`);
@@ -394,7 +385,7 @@ async function measure(file: string, firstPath: string, readPaths: string[]): Pr
 
   for (let k = 0; k < 2; k++) {
     start = now();
-    const again = await openClassicWorkspace({ workspaceId: 'again', name: 'again', path: file });
+    const again = await createArchiveWorkspace(classicDriver, { workspaceId: 'again', name: 'again', path: file, reader: {} });
     openMs.push(now() - start);
     await again.close();
   }
@@ -462,7 +453,7 @@ async function main(): Promise<void> {
     const size = (await stat(file)).size;
     process.stderr.write(`  written: ${fmtBytes(size)} in ${fmtMs(gen.ms)} (${gen.scripts} scripts, ${gen.strings} strings)\n`);
 
-    const rng = mulberry32(seed ^ 0xbeef);
+    const rng = seededRandom(seed ^ 0xbeef);
     const scripts = plan.paths.filter((p, i) => (plan.kinds[i] as number) >= 0 && !p.endsWith('.ani'));
     const chosen = new Set<string>();
     while (chosen.size < Math.min(readCount, scripts.length)) chosen.add(pick(rng, scripts));
@@ -506,7 +497,7 @@ async function main(): Promise<void> {
         [
           ['archive', `${fmtBytes(size)}, ${m.fileCount} files (${gen.scripts} scripts), ${gen.strings} strings in stringtable.bin, encoding ${m.encoding}`],
           ['generate (streamed to disk)', fmtMs(gen.ms)],
-          ['open (openClassicWorkspace), first in the process', fmtMs(m.openMs[0] ?? NaN)],
+          ['open (createArchiveWorkspace), first in the process', fmtMs(m.openMs[0] ?? NaN)],
           ['open, median of the next 2', fmtMs(median(m.openMs.slice(1)))],
           ['first file: view + read + decompile', `${fmtMs(m.firstFile.ms)} (${m.firstFile.path}, ${m.firstFile.chars} chars)`],
           [`random read + decompile (${m.reads.length} scripts) p50 / p90 / p99 / max`, `${fmtMs(report.read.readDecompile.p50)} / ${fmtMs(report.read.readDecompile.p90)} / ${fmtMs(report.read.readDecompile.p99)} / ${fmtMs(report.read.readDecompile.max)}`],

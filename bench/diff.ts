@@ -20,13 +20,14 @@ import { parseArgs } from 'node:util';
 import v8 from 'node:v8';
 import { compileLayers } from '../build/compile-layers.js';
 import { diffBundles } from '../build/diff/diff-bundles.js';
-import type { SnapshotDiff } from '../build/diff/diff-schema.js';
+import type { SnapshotDiff } from '../runtime/diff/diff-schema.js';
 import { renderDiffMarkdown } from '../build/diff/render-markdown.js';
 import { renderDiffText } from '../build/diff/render-text.js';
 import { writeBundle } from '../build/write-bundle.js';
 import { loadBundle, type Bundle } from '../runtime/bundle/load-bundle.js';
 import { countChangedDocuments } from '../runtime/diff/count-changed.js';
-import { createRandom, DEFAULT_SPEC, generateLayer, writeLayer, type GeneratedLayer, type LayerSpec } from './generate-layer.js';
+import { seededRandom } from '../test/support/random.js';
+import { DEFAULT_SPEC, generateLayer, writeLayer, type GeneratedLayer, type LayerSpec } from './generate-layer.js';
 import { exposeGc, fmtBytes, fmtMs, median, table, timeAsync, timeSync } from './stats.js';
 
 const { values: args } = parseArgs({
@@ -65,7 +66,7 @@ interface Modifications {
 
 /** A modified copy of the layer (new object; the original is untouched) and a user layer on top. */
 function modify(layer: GeneratedLayer, seed: number): { modified: GeneratedLayer; user: Json; userAnnotations: Json; counts: Modifications } {
-  const rand = createRandom(seed);
+  const rand = seededRandom(seed);
   const copy = structuredClone(layer);
   const rules = copy.annotations.rules;
   const fields = copy.annotations.fields;

@@ -33,9 +33,10 @@ import { writeBundle } from '../build/write-bundle.js';
 import { loadBundle } from '../runtime/bundle/load-bundle.js';
 import { createExplainCache, explainFile } from '../runtime/explain/explain-file.js';
 import type { ExplainOutput } from '../runtime/explain/explain-schema.js';
-import { lexScript } from '../runtime/explain/lex-script.js';
-import { parseScriptView } from '../runtime/explain/parse-script-view.js';
+import { lexScript } from '../runtime/script/lex-script.js';
+import { parseScriptView } from '../runtime/script/parse-script-view.js';
 import { openDirectoryWorkspace } from '../runtime/workspace/open-directory-workspace.js';
+import { seededRandom } from '../test/support/random.js';
 import { exposeGc, fmtBytes, fmtMs, fmtRatio, median, table } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -68,18 +69,6 @@ const progress = (line: string) => process.stderr.write(`  … ${line}\n`);
 const mbps = (bytes: number, ms: number) => `${(bytes / 1e6 / (ms / 1000)).toFixed(1)} MB/s`;
 
 // --- The generated workspace ---
-
-/** mulberry32: tiny, fast, deterministic. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NAMES = ['苍穹', '幕落', '臂铠', '龙鳞', '星辰', '破晓', '暗影', '烈焰', '寒冰', '雷霆', '圣光', '深渊', '守护', '誓约', '荣耀'];
 const JOBS = ['[fighter]', '[swordman]', '[at fighter]', '[gunner]', '[mage]'];
@@ -151,7 +140,7 @@ function equipmentBlock(rand: () => number, n: number): string {
 }
 
 function generateWorkspace(): Workspace {
-  const rand = random(20241129);
+  const rand = seededRandom(20241129);
   const files = new Map<string, string | Buffer>();
   // Reference targets: equipment, stackable items and skills with their lists.
   const equipmentRows: string[] = [];

@@ -4,6 +4,7 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { seededRandom } from '../test/support/random.js';
 
 export interface LayerSpec {
   seed: number;
@@ -37,19 +38,10 @@ export interface GeneratedLayer {
 
 type Json = Record<string, unknown>;
 
-/** mulberry32: tiny, fast, deterministic. */
-export function createRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// test/build/suppression.test.ts still imports the PRNG from here under its old name.
+export { seededRandom as createRandom };
 
-export const CHINESE_WORDS = [
+const CHINESE_WORDS = [
   '攻击', '物理', '魔法', '防御', '力量', '智力', '体力', '精力', '技能', '等级', '冷却', '时间', '装备', '道具',
   '怪物', '地下城', '城镇', '商店', '任务', '掉落', '概率', '数量', '权重', '图标', '名称', '说明', '效果', '速度',
   '暴击', '命中', '回避', '属性', '强化', '增幅', '耐久', '重量', '售价', '职业', '宠物', '称号', '首饰', '武器',
@@ -61,7 +53,7 @@ export const CHINESE_WORDS = [
 const ENGLISH_WORDS = ['attack', 'defense', 'skill', 'level', 'cool', 'drop', 'rate', 'item', 'monster', 'map', 'frame', 'layer', 'sound', 'bonus', 'limit', 'index', 'name', 'icon', 'value', 'weight'];
 
 /** Section names of real PVF script files (pvf-tag-facts), plus modifiers to reach ~1 000 distinct. */
-export const SECTION_NAMES = [
+const SECTION_NAMES = [
   'name', 'name2', 'icon', 'rarity', 'minimum level', 'usable job', 'attach type', 'equipment type', 'item group name',
   'durability', 'weight', 'value', 'physical attack', 'magical attack', 'physical defense', 'magical defense',
   'cool time', 'skill levelup', 'skill data up', 'skill', 'input item', 'output item', 'independent drop', 'world drop',
@@ -75,7 +67,7 @@ export const SECTION_NAMES = [
 ];
 const SECTION_MODIFIERS = ['add', 'bonus', 'pvp', 'dungeon', 'max', 'min', 'base', 'extra', 'special', 'awaken', 'party'];
 
-export const EXTENSIONS = ['.equ', '.stk', '.skl', '.mob', '.dgn', '.map', '.act', '.ani', '.chr', '.npc', '.obj', '.etc', '.shp', '.twn', '.qst', '.ai', '.apd', '.cre', '.ptl', '.til'];
+const EXTENSIONS = ['.equ', '.stk', '.skl', '.mob', '.dgn', '.map', '.act', '.ani', '.chr', '.npc', '.obj', '.etc', '.shp', '.twn', '.qst', '.ai', '.apd', '.cre', '.ptl', '.til'];
 /** Relative weights of EXTENSIONS: equipment and skills dominate real rule sets. */
 const EXTENSION_WEIGHTS = [18, 10, 14, 9, 6, 6, 5, 6, 3, 3, 4, 3, 2, 2, 2, 1, 1, 2, 1, 2];
 
@@ -96,7 +88,7 @@ const LIST_RELATIONS: [string, string][] = [
 const PREVIEW_FORMATS = ['text', 'image', 'enum', 'enum-list', 'level', 'range', 'signed-number', 'percent', 'durability', 'weight', 'price'];
 
 export function generateLayer(spec: LayerSpec = DEFAULT_SPEC): GeneratedLayer {
-  const rand = createRandom(spec.seed);
+  const rand = seededRandom(spec.seed);
   const int = (lo: number, hi: number) => lo + Math.floor(rand() * (hi - lo + 1));
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
   const chance = (p: number) => rand() < p;

@@ -10,7 +10,7 @@ import type { BundleDocument } from '../runtime/bundle/schema.js';
 import { normalizeSection, queryWords, statusIn } from '../runtime/search/search-documents.js';
 import { DEFAULT_SEARCH_LIMIT, type SearchInput } from '../runtime/search/search-schema.js';
 
-export interface LinearResult {
+interface LinearResult {
   totalMatches: number;
   documentIds: string[];
 }

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openNkpiArchive } from '../runtime/nkpi/nkpi-archive.js';
+import { seededRandom } from '../test/support/random.js';
 import { NkpiArchiveBuilder } from '../test/support/write-nkpi-archive.js';
 import { exposeGc, fmtBytes, fmtMs, median, percentile, table } from './stats.js';
 
@@ -44,18 +45,6 @@ function pathOf(i: number): string {
   return `equipment/character/job${folder % 10}/set${Math.floor(folder / 10)}/${100_000_000 + i}.equ`;
 }
 
-/** mulberry32. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 function machine(): Record<string, unknown> {
   const cpus = os.cpus();
   return {
@@ -70,7 +59,7 @@ function machine(): Record<string, unknown> {
 
 async function generate(files: number, file: string): Promise<Record<string, unknown>> {
   const started = performance.now();
-  const random = seeded(20240611);
+  const random = seededRandom(20240611);
   const builder = new NkpiArchiveBuilder({ keys: 'standard', guard: true, chunkBytes: 64 * 1024 });
   const pool = builder.pool;
   const tags = ['[name]', '[grade]', '[rarity]', '[price]', '[icon]', '[attach type]', '[trade]'].map((s) => pool.offsetOf(s));
@@ -165,7 +154,7 @@ async function measure(file: string, files: number, reads: number): Promise<Meas
     await again.close();
   }
 
-  const random = seeded(7);
+  const random = seededRandom(7);
   const pick = () => Math.floor(random() * files);
   // Path lookups (case-folded).
   const lookups = Array.from({ length: 20_000 }, () => pathOf(pick()).toUpperCase());

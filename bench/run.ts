@@ -27,7 +27,7 @@ import { sha256Hex } from '../runtime/bundle/canonical-json.js';
 import { loadBundle, type Bundle } from '../runtime/bundle/load-bundle.js';
 import { BUNDLE_FILES, DocumentsFileSchema, RelationsFileSchema, RenderingFileSchema, SearchIndexFileSchema, ValuesFileSchema } from '../runtime/bundle/schema.js';
 import { indexWords, queryWords, searchDocuments } from '../runtime/search/search-documents.js';
-import { createSearchIndex, loadSearchIndex, toSearchableRecord, type SearchableRecord } from '../runtime/search/search-index.js';
+import { createSearchIndex, loadSearchIndex, toSearchableRecord, type SearchableRecord } from '../runtime/bundle/search-index.js';
 import { DEFAULT_SPEC, generateLayer, writeLayer, type LayerSpec } from './generate-layer.js';
 import { linearSearch } from './linear-scan.js';
 import { buildQueries, type BenchQuery } from './queries.js';

@@ -16,7 +16,7 @@ import {
   type BundleFileName,
   type Manifest,
 } from '../runtime/bundle/schema.js';
-import { TOKENIZER } from '../runtime/search/search-index.js';
+import { TOKENIZER } from '../runtime/bundle/search-index.js';
 import { indexSearch } from './index-search.js';
 import { loadLayers, type LoadedLayer } from './load-layers.js';
 import { hasErrors, type Problem } from './problems.js';

@@ -1,5 +1,5 @@
 import type { BundleDocument, SearchIndexFile } from '../runtime/bundle/schema.js';
-import { createSearchIndex, serializeSearchIndex, toSearchableRecord } from '../runtime/search/search-index.js';
+import { createSearchIndex, serializeSearchIndex, toSearchableRecord } from '../runtime/bundle/search-index.js';
 
 /** Builds the serialized search index of a bundle; position i is documents[i]. */
 export function indexSearch(documents: readonly BundleDocument[], values: Record<string, [string, string][]>): SearchIndexFile {

@@ -4,6 +4,7 @@
  * any depth, so do we. Semantic checks (§1.10) live in validate-*.ts.
  */
 import { z } from 'zod';
+import { TrustSchema } from '../runtime/bundle/schema.js';
 
 const int = () => z.int('expected an integer');
 const str = () => z.string('expected a string');
@@ -48,7 +49,7 @@ export const AnnotationInputSchema = z.strictObject({
 });
 
 /** How far a builtin definition can be trusted (pvfdoc extension; docs/builtin-layer.md "Trust"). */
-export const TrustInputSchema = z.enum(['confirmed', 'likely', 'unverified'], 'expected "confirmed", "likely" or "unverified"');
+export const TrustInputSchema = z.enum(TrustSchema.options, 'expected "confirmed", "likely" or "unverified"');
 
 export const PreviewInputSchema = z.strictObject({
   provider: str().optional(),

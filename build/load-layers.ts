@@ -6,6 +6,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { z } from 'zod';
 import { canonicalJson, sha256Hex } from '../runtime/bundle/canonical-json.js';
+import { describeIssue, formatJsonPath } from '../runtime/bundle/format-issues.js';
 import type { SourceCategory } from '../runtime/bundle/schema.js';
 import {
   AnnotationsFileInputSchema,
@@ -349,6 +350,9 @@ async function readJson(
   }
 }
 
+/** Unknown keys are an error, not a warning, because pvfine itself refuses such a file. */
+const PVFINE_UNKNOWN_KEY_ADVICE = 'pvfine rule files allow no other keys here; remove it or fix its spelling';
+
 function checkShape<T>(
   doc: JsonDocument,
   schema: z.ZodType<T>,
@@ -362,39 +366,13 @@ function checkShape<T>(
   const result = schema.safeParse(doc.value);
   if (result.success) return result.data;
   for (const issue of result.error.issues) {
-    problems.push(err(layerName, file, formatJsonPath(issue.path), describeIssue(issue)));
+    problems.push(err(layerName, file, formatJsonPath(issue.path), describeIssue(issue, PVFINE_UNKNOWN_KEY_ADVICE)));
   }
   return undefined;
 }
 
 function checkVersion(version: number, layerName: string, file: string, problems: Problem[]): void {
   if (version !== 1) problems.push(err(layerName, file, '$.version', `version 必须为 1，当前为 ${version}: set "version": 1`));
-}
-
-export function formatJsonPath(segments: readonly PropertyKey[]): string {
-  let out = '$';
-  for (const segment of segments) {
-    if (typeof segment === 'number') out += `[${segment}]`;
-    else if (typeof segment === 'string' && /^[A-Za-z_$][\w$]*$/.test(segment)) out += `.${segment}`;
-    else out += `[${JSON.stringify(String(segment))}]`;
-  }
-  return out;
-}
-
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'unrecognized_keys') {
-    const keys = issue.keys.map((k) => `"${k}"`).join(', ');
-    return `unknown key ${keys}: pvfine rule files allow no other keys here; remove it or fix its spelling`;
-  }
-  if (issue.code === 'invalid_type') {
-    if (issue.expected === 'object' || issue.expected === 'array') return `expected ${article(issue.expected)} ${issue.expected}`;
-    return issue.message.startsWith('Invalid input') ? `expected ${issue.expected}` : issue.message;
-  }
-  return issue.message;
-}
-
-function article(word: string): string {
-  return /^[aeiou]/.test(word) ? 'an' : 'a';
 }
 
 function objectAt(value: unknown, key: string): Record<string, unknown> | undefined {

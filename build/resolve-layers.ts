@@ -7,7 +7,9 @@ import { sha256Hex } from '../runtime/bundle/canonical-json.js';
 import type {
   BundleDocument,
   BundleRelation,
+  DefinitionKind,
   DefinitionStatus,
+  Origin,
   RenderingRule,
   ResolvedDefinition,
   Trust,
@@ -37,7 +39,7 @@ export function supportedVersions(layers: readonly LoadedLayer[]): string[] {
   return declared.length > 0 ? declared : [...DEFAULT_PVF_VERSIONS];
 }
 
-export function documentIdFor(layer: string, kind: 'rule' | 'field', origin: 'configured' | 'generated', id: string): string {
+export function documentIdFor(layer: string, kind: DefinitionKind, origin: Origin, id: string): string {
   return sha256Hex(`${layer}\u0000${kind}\u0000${origin}\u0000${id}`).slice(0, 16);
 }
 
@@ -296,8 +298,8 @@ function docOf(map: Map<Definition<unknown>, BundleDocument>, def: Definition<ne
 
 function makeDocument(args: {
   def: Definition<SourceItem<unknown>>;
-  kind: 'rule' | 'field';
-  origin: 'configured' | 'generated';
+  kind: DefinitionKind;
+  origin: Origin;
   id: string;
   fieldId: string | null;
   group: string | null;

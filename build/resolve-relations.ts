@@ -4,7 +4,7 @@
  */
 import type { BundleRelation, RelationProblem } from '../runtime/bundle/schema.js';
 import type { Definition } from './layer-definitions.js';
-import { listPathCandidates } from '../runtime/workspace/resolve-references.js';
+import { listPathCandidates } from '../runtime/references/resolve-references.js';
 import type { RelationItem } from './load-layers.js';
 
 export function resolveRelations(

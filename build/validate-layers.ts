@@ -8,7 +8,8 @@
  * Shape problems (unknown keys, wrong types, JSON syntax, key case) are the loader's; not repeated here.
  */
 import { DEFAULT_PVF_VERSIONS } from '../runtime/bundle/constants.js';
-import { globError, sectionPatternError } from '../runtime/match/match-glob.js';
+import type { DefinitionKind } from '../runtime/bundle/schema.js';
+import { globError, sectionPatternError } from '../runtime/script/match-glob.js';
 import type { AnnotationInput, FieldInput, MatchInput, RelationInput, TargetInput } from './input-schema.js';
 import { LAYER_FILES, type LoadedLayer, type RelationItem, type SourceItem } from './load-layers.js';
 import type { Problem } from './problems.js';
@@ -363,7 +364,7 @@ function placeOf(item: SourceItem<unknown>): string {
   return item.file === LAYER_FILES.annotations ? item.path : `${item.file} ${item.path}`;
 }
 
-function checkId(rep: Reporter, id: string, path: string, firstById: Map<string, string>, noun: 'rule' | 'field'): void {
+function checkId(rep: Reporter, id: string, path: string, firstById: Map<string, string>, noun: DefinitionKind): void {
   if (id.trim() === '') {
     rep.add('.id', '.id 不能为空', `give the ${noun} a non-blank id`);
   } else {

@@ -37,7 +37,7 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export interface PvfdocErrorOptions {
+interface PvfdocErrorOptions {
   hint?: string;
   data?: Record<string, unknown>;
   cause?: unknown;

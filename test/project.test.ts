@@ -41,6 +41,18 @@ describe('project checks', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('names only files that exist in the change table of docs/architecture.md', async () => {
+    const doc = await readFile(path.join(ROOT, 'docs/architecture.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('## Where each common change goes'), doc.indexOf('## Rules the code keeps'));
+    const named = [...table.matchAll(/`((?:runtime|build|site|cli)\/[^`<>*]+\.(?:ts|json|astro))`/g)].map((m) => m[1] as string);
+    expect(named.length).toBeGreaterThan(10);
+    const missing: string[] = [];
+    for (const file of named) {
+      await readFile(path.join(ROOT, file)).catch(() => missing.push(file));
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('reports the package version as the engine version', async () => {
     const pkg = JSON.parse(await readFile(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(ENGINE_VERSION).toBe(pkg.version);

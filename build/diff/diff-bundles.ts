@@ -1,8 +1,8 @@
 /**
  * What changed between two snapshot bundles (ARCHITECTURE §1, item 3): documents, enum values,
  * per-version effective states, relations, rendering rules and layers, grouped by file type. The
- * result is plain data (`SnapshotDiff`, see diff-schema.ts); the renderers turn it into text or
- * Markdown. Output order is deterministic: it depends only on the two bundles.
+ * result is plain data (`SnapshotDiff`, see runtime/diff/diff-schema.ts); the renderers turn it into
+ * text or Markdown. Output order is deterministic: it depends only on the two bundles.
  *
  * Definitions are matched by identity, not by documentId: a document's identity is (kind, origin, id)
  * and the layer is left out, so a definition that moved to another layer (and so got a new documentId)
@@ -18,11 +18,11 @@ import {
   jsonKey,
   versionContexts,
   type EnumValues,
-  type PartChange,
 } from '../../runtime/diff/compare-documents.js';
 import {
   DIFF_FORMAT_VERSION,
   type BundleChanges,
+  type DiffPartChange,
   type DiffSide,
   type DocumentRef,
   type EffectiveChange,
@@ -34,7 +34,7 @@ import {
   type RenderingChange,
   type RenderingRef,
   type SnapshotDiff,
-} from './diff-schema.js';
+} from '../../runtime/diff/diff-schema.js';
 
 /** File-type group of definitions that match any file (no extensions, no glob). */
 export const ALL_FILES = '(all files)';
@@ -320,8 +320,8 @@ function sampled(change: FullEnumChange, n: number): FullEnumChange {
   };
 }
 
-function partsOf(pairs: readonly (readonly [string, JsonValue, JsonValue])[]): PartChange[] {
-  const parts: PartChange[] = [];
+function partsOf(pairs: readonly (readonly [string, JsonValue, JsonValue])[]): DiffPartChange[] {
+  const parts: DiffPartChange[] = [];
   for (const [part, a, b] of pairs) if (!jsonEqual(a, b)) parts.push({ part, old: a, new: b });
   return parts;
 }

@@ -1,6 +1,6 @@
 /** Shared wording of the diff renderers (text and Markdown): labels, values, counts. */
 import type { JsonValue } from '../../runtime/bundle/schema.js';
-import type { DiffSummary, DocumentRef, EnumChange } from './diff-schema.js';
+import { ChangeKindSchema, type ChangeKind, type DiffSummary, type DocumentRef, type EnumChange } from '../../runtime/diff/diff-schema.js';
 
 /** Longest string value shown, in code points; the JSON output always holds the whole value. */
 export const MAX_SHOWN_CODE_POINTS = 200;
@@ -54,8 +54,8 @@ export function quoted(text: string): string {
 /** Rows of the summary: [what, text], only those with something to say. */
 export function summaryRows(summary: DiffSummary): [string, string][] {
   const rows: [string, string][] = [];
-  const counts = (c: Partial<Record<'added' | 'removed' | 'moved' | 'changed', number>>) =>
-    (['added', 'removed', 'moved', 'changed'] as const)
+  const counts = (c: Partial<Record<ChangeKind, number>>) =>
+    ChangeKindSchema.options
       .filter((k) => (c[k] ?? 0) > 0)
       .map((k) => `${c[k] ?? 0} ${k}`)
       .join(', ');

@@ -2,7 +2,7 @@
  * The diff as Markdown (for a pull request or a review note). Rule text is escaped, so a title or an
  * enum label can never become markup or HTML; values are code spans. Empty when nothing changed.
  */
-import type { DiffPartChange, DocumentChange, DocumentRef, SnapshotDiff } from './diff-schema.js';
+import type { DiffPartChange, DocumentChange, DocumentRef, SnapshotDiff } from '../../runtime/diff/diff-schema.js';
 import { clip, enumCounts, formatValue, moreLines, summaryRows, versionLabel, versionList } from './format-parts.js';
 
 /**

@@ -2,7 +2,7 @@
  * The diff as terminal text. Nothing at all when nothing changed (like `git diff`). With `color`,
  * ANSI colours: added green, removed red, changed yellow, moved cyan, headings bold.
  */
-import type { DiffPartChange, DocumentChange, SnapshotDiff } from './diff-schema.js';
+import type { DiffPartChange, DocumentChange, SnapshotDiff } from '../../runtime/diff/diff-schema.js';
 import {
   documentLabel,
   enumCounts,

@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { explainFile } from '../../runtime/explain/explain-file.js';
-import type { ExplainInput, ExplainOutput, ExplainOutputAnnotation } from '../../runtime/explain/explain-schema.js';
-import { MAX_EXPLAIN_LIMIT } from '../../runtime/explain/explain-schema.js';
-import { openWorkspace } from '../../runtime/mcp/open-workspace.js';
+import type { ExplainOutput, ExplainOutputAnnotation } from '../../runtime/explain/explain-schema.js';
+import { MAX_EXPLAIN_LIMIT, parseExplainInput } from '../../runtime/explain/explain-schema.js';
+import { openWorkspace } from '../../runtime/workspace/open-workspace.js';
 import { parseCommandArgs, UsageError } from '../args.js';
 import { parseEncoding } from './serve.js';
 import { formatTable } from '../format-table.js';
@@ -53,13 +53,13 @@ export async function run(argv: string[]): Promise<number> {
   });
   try {
     await workspace.view();
-    const base: ExplainInput = {
+    const base = parseExplainInput({
       workspaceId,
       expectedRevision: workspace.info().revision,
       filePath: values.file,
       limit: MAX_EXPLAIN_LIMIT,
       ...(values.section !== undefined ? { section: values.section } : {}),
-    };
+    });
     const first = await explainFile({ bundle, workspace, input: base });
     let result = first;
     const annotations = [...result.annotations];

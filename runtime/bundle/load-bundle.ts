@@ -5,11 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { z } from 'zod';
 import { PvfdocError } from '../errors.js';
-import { loadSearchIndex, TOKENIZER, type SearchIndex } from '../search/search-index.js';
-import { SearchTexts } from '../search/search-text.js';
+import { loadSearchIndex, TOKENIZER, type SearchIndex } from './search-index.js';
+import { SearchTexts } from './search-text.js';
 import { sha256Hex } from './canonical-json.js';
 import { CURRENT_POINTER, MANIFEST_FILE } from './constants.js';
+import { formatIssues } from './format-issues.js';
 import {
   BUNDLE_FILES,
   DocumentsFileSchema,
@@ -40,7 +42,7 @@ export interface Bundle {
   relations: BundleRelation[];
   relationsByName: Map<string, BundleRelation>;
   rendering: RenderingRule[];
-  /** Bigram postings that propose search candidates (runtime/search/search-index.ts). */
+  /** Bigram postings that propose search candidates (runtime/bundle/search-index.ts). */
   searchIndex: SearchIndex;
   /** Lower-cased searchable text and ranking order, built on the first search. */
   searchTexts: SearchTexts;
@@ -49,7 +51,7 @@ export interface Bundle {
 }
 
 /** A bundle file's bytes (as read from disk) or text (as built in memory). */
-export type BundleFileReader = (name: BundleFileName | typeof MANIFEST_FILE) => string | Uint8Array;
+type BundleFileReader = (name: BundleFileName | typeof MANIFEST_FILE) => string | Uint8Array;
 
 /** Reads `dir/current` and returns the bundle folder it names. */
 export async function resolveCurrentBundleDir(snapshotsDir: string): Promise<string> {
@@ -131,14 +133,10 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
       throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} is not valid JSON`, { data: { file: name }, cause });
     }
   };
-  const parse = <T>(
-    name: BundleFileName,
-    schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } } },
-    text?: string,
-  ): T => {
+  const parse = <T>(name: BundleFileName, schema: z.ZodType<T>, text?: string): T => {
     const result = schema.safeParse(readChecked(name, text));
     if (!result.success) {
-      throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} does not match bundle schema ${SCHEMA_VERSION}: ${result.error.message.slice(0, 300)}`, {
+      throw new PvfdocError('INVALID_BUNDLE', `bundle file ${name} does not match bundle schema ${SCHEMA_VERSION}: ${formatIssues(result.error.issues)}`, {
         data: { file: name },
       });
     }
@@ -215,7 +213,7 @@ function parseManifest(text: string): Manifest {
   }
   const result = ManifestSchema.safeParse(json);
   if (!result.success) {
-    throw new PvfdocError('INVALID_BUNDLE', `manifest.json does not match bundle schema ${SCHEMA_VERSION}: ${result.error.message.slice(0, 300)}`, {
+    throw new PvfdocError('INVALID_BUNDLE', `manifest.json does not match bundle schema ${SCHEMA_VERSION}: ${formatIssues(result.error.issues)}`, {
       data: { file: MANIFEST_FILE },
     });
   }

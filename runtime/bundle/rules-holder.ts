@@ -3,11 +3,14 @@
  * so a request that took `current()` keeps one bundle for its whole duration while a reload swaps in
  * the next one (ARCHITECTURE §5, hot reload).
  */
+import { z } from 'zod';
 import type { Bundle } from './load-bundle.js';
 
-export type RulesStatus = 'ok' | 'reload_failed';
+/** ok, or reload_failed: a newer snapshot on disk was refused and the previous one is still served. */
+export const RulesStatusSchema = z.enum(['ok', 'reload_failed']);
+type RulesStatus = z.infer<typeof RulesStatusSchema>;
 
-export interface RulesState {
+interface RulesState {
   readonly bundle: Bundle;
   /** `reload_failed` while the newest snapshot on disk could not be activated; the old one keeps serving. */
   readonly status: RulesStatus;

@@ -27,7 +27,7 @@ export type BundleFileName = (typeof BUNDLE_FILES)[number];
  * A version context: a supported client version (e.g. "110US"), or "" for an archive whose version is
  * unknown, where only definitions without a `pvfVersions` restriction apply (rule-format §1.12).
  */
-export const VersionKeySchema = z.string().describe('client version such as "110US", or "" for unknown');
+const VersionKeySchema = z.string().describe('client version such as "110US", or "" for unknown');
 
 export const SourceCategorySchema = z
   .enum(['builtin', 'user', 'unknown'])
@@ -37,19 +37,33 @@ export const DefinitionStatusSchema = z
   .enum(['effective', 'overridden', 'disabled'])
   .describe('layer-level status: overridden by a later layer, disabled by a layer.json, or effective');
 
-export const MatchSpecSchema = z.strictObject({
+/** What a definition annotates: an archive path, a section tag, or tokens of a section. */
+export const TargetKindSchema = z.enum(['path', 'section', 'token']);
+
+/** A rule, or a shared field that rules reuse (each field also yields an implicit rule). */
+export const DefinitionKindSchema = z.enum(['rule', 'field']);
+
+/** Written in a layer, or the implicit "field:<fieldId>" rule the build generates for a shared field. */
+export const OriginSchema = z.enum(['configured', 'generated']);
+
+export const RelationKindSchema = z.enum(['list', 'contextual', 'union']);
+
+/** What an archive path names (path notes apply to files and to folders). */
+export const PathKindSchema = z.enum(['file', 'directory']);
+
+const MatchSpecSchema = z.strictObject({
   extensions: z.array(z.string()).describe('file extensions with the dot, compared case-insensitively; [] = any'),
   glob: z.string().describe('archive-relative path pattern; "" = any path'),
 });
 
-export const RangeSchema = z.strictObject({
+const RangeSchema = z.strictObject({
   start: z.int().describe('first direct-token index, 0-based'),
   endExclusive: z.int().describe('direct-token index after the last one'),
 });
 
 /** Every optional part is present, `null` when the source did not set it: 0 and absent differ. */
-export const TargetSpecSchema = z.strictObject({
-  kind: z.enum(['path', 'section', 'token']),
+const TargetSpecSchema = z.strictObject({
+  kind: TargetKindSchema,
   section: z.string().nullable().describe('section name without brackets, matched case-insensitively'),
   index: z.int().nullable(),
   range: RangeSchema.nullable(),
@@ -91,7 +105,7 @@ export const JsonValueSchema = z.custom<JsonValue>(isJsonValue, { message: 'not 
 export const AnnotationTypeSchema = z.enum(['text', 'enum', 'reference', 'path', 'image']);
 
 /** The annotation block without its `values` map (values are paged separately). */
-export const AnnotationSpecSchema = z.strictObject({
+const AnnotationSpecSchema = z.strictObject({
   title: z.string(),
   content: z.string(),
   type: AnnotationTypeSchema,
@@ -128,7 +142,7 @@ export const ResolvedDefinitionSchema = z.strictObject({
 });
 
 export const VersionStateSchema = z
-  .enum(['effective', 'overridden', 'disabled', 'notApplicable', 'suppressed'])
+  .enum([...DefinitionStatusSchema.options, 'notApplicable', 'suppressed'])
   .describe('status in one version context: notApplicable = pvfVersions exclude it; suppressed = an explicit rule replaces this implicit field rule');
 
 export const VersionStatusSchema = z.strictObject({
@@ -139,9 +153,9 @@ export const VersionStatusSchema = z.strictObject({
 
 export const DocumentSchema = z.strictObject({
   documentId: z.string(),
-  kind: z.enum(['rule', 'field']),
+  kind: DefinitionKindSchema,
   id: z.string().describe('rule id (for generated rules "field:<fieldId>") or field id'),
-  origin: z.enum(['configured', 'generated']),
+  origin: OriginSchema,
   layer: z.string(),
   layerIndex: z.int(),
   source: SourceCategorySchema,
@@ -154,7 +168,7 @@ export const DocumentSchema = z.strictObject({
   summary: z.string(),
   summaryTruncated: z.boolean(),
   section: z.string().nullable(),
-  targetKind: z.enum(['path', 'section', 'token']),
+  targetKind: TargetKindSchema,
   annotationType: AnnotationTypeSchema,
   relation: z.string().nullable(),
   pvfVersions: z.array(z.string()),
@@ -252,7 +266,7 @@ export const RelationSchema = z.strictObject({
   sourcePointer: z.string(),
   status: DefinitionStatusSchema,
   statusReason: z.string().nullable(),
-  kind: z.enum(['list', 'contextual', 'union']),
+  kind: RelationKindSchema,
   listPath: z.string().nullable(),
   idToken: z.int(),
   pathToken: z.int(),
@@ -274,7 +288,7 @@ export const RelationsFileSchema = z.strictObject({
   relations: z.array(RelationSchema),
 });
 
-export const RenderingRuleSchema = z.strictObject({
+const RenderingRuleSchema = z.strictObject({
   id: z.string(),
   layer: z.string(),
   layerIndex: z.int(),
@@ -297,17 +311,17 @@ export const RenderingFileSchema = z.strictObject({
   rules: z.array(RenderingRuleSchema),
 });
 
-export const TokenizerInfoSchema = z.strictObject({ id: z.string(), version: z.int() });
+const TokenizerInfoSchema = z.strictObject({ id: z.string(), version: z.int() });
 
 export const SearchIndexFileSchema = z.strictObject({
   tokenizer: TokenizerInfoSchema,
   /** Position i is the documentId of documents.json's document i, which the postings refer to. */
   documentIds: z.array(z.string()),
   /** Term (a code-unit bigram or unigram of lower-cased text) → its gap-encoded document positions. */
-  terms: z.record(z.string(), z.string()).describe('term → posting list (runtime/search/search-index.ts)'),
+  terms: z.record(z.string(), z.string()).describe('term → posting list (runtime/bundle/search-index.ts)'),
 });
 
-export const LayerInfoSchema = z.strictObject({
+const LayerInfoSchema = z.strictObject({
   name: z.string(),
   kind: SourceCategorySchema,
   description: z.string(),
@@ -342,9 +356,12 @@ export const ManifestSchema = z.strictObject({
   files: z.array(z.strictObject({ name: z.string(), sha256: z.string(), bytes: z.int() })),
 });
 
-export type VersionKey = z.output<typeof VersionKeySchema>;
 export type SourceCategory = z.output<typeof SourceCategorySchema>;
 export type DefinitionStatus = z.output<typeof DefinitionStatusSchema>;
+export type TargetKind = z.output<typeof TargetKindSchema>;
+export type DefinitionKind = z.output<typeof DefinitionKindSchema>;
+export type Origin = z.output<typeof OriginSchema>;
+export type RelationKind = z.output<typeof RelationKindSchema>;
 export type MatchSpec = z.output<typeof MatchSpecSchema>;
 export type TargetSpec = z.output<typeof TargetSpecSchema>;
 export type AnnotationType = z.output<typeof AnnotationTypeSchema>;
@@ -355,15 +372,10 @@ export type ResolvedDefinition = z.output<typeof ResolvedDefinitionSchema>;
 export type VersionState = z.output<typeof VersionStateSchema>;
 export type VersionStatus = z.output<typeof VersionStatusSchema>;
 export type BundleDocument = z.output<typeof DocumentSchema>;
-export type StoredDocument = z.output<typeof StoredDocumentSchema>;
-export type DocumentsFile = z.output<typeof DocumentsFileSchema>;
-export type ValuesFile = z.output<typeof ValuesFileSchema>;
+type StoredDocument = z.output<typeof StoredDocumentSchema>;
 export type RelationProblem = z.output<typeof RelationProblemSchema>;
 export type BundleRelation = z.output<typeof RelationSchema>;
-export type RelationsFile = z.output<typeof RelationsFileSchema>;
 export type RenderingRule = z.output<typeof RenderingRuleSchema>;
-export type RenderingFile = z.output<typeof RenderingFileSchema>;
 export type TokenizerInfo = z.output<typeof TokenizerInfoSchema>;
 export type SearchIndexFile = z.output<typeof SearchIndexFileSchema>;
-export type LayerInfo = z.output<typeof LayerInfoSchema>;
 export type Manifest = z.output<typeof ManifestSchema>;

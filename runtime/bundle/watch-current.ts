@@ -10,13 +10,13 @@ import { formatError, isPvfdocError, PvfdocError } from '../errors.js';
 import { loadBundle, resolveCurrentBundleDir, type Bundle } from './load-bundle.js';
 import type { RulesHolder } from './rules-holder.js';
 
-export const DEFAULT_POLL_MS = 2000;
+const DEFAULT_POLL_MS = 2000;
 /** fs.watch fires several events for one build (temp folder, rename, pointer); react once. */
 const DEBOUNCE_MS = 100;
 
-export type ReloadLog = (level: 'info' | 'warn', scope: string, message: string) => void;
+type ReloadLog = (level: 'info' | 'warn', scope: string, message: string) => void;
 
-export interface WatchCurrentOptions {
+interface WatchCurrentOptions {
   snapshotsDir: string;
   holder: RulesHolder;
   pollMs?: number;
@@ -42,7 +42,7 @@ export async function loadCurrentBundle(snapshotsDir: string): Promise<Bundle> {
  * The checks loadBundle leaves for later: values are parsed now (not during a request), and the folder
  * name must be the revision its manifest declares (snapshots are content-addressed).
  */
-export function verifyBundle(bundle: Bundle, dir: string): Bundle {
+function verifyBundle(bundle: Bundle, dir: string): Bundle {
   const first = bundle.documents[0];
   if (first) bundle.valuesOf(first.documentId);
   if (path.basename(dir) !== bundle.rulesRevision) {

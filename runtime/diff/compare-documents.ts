@@ -14,27 +14,21 @@ import { canonicalJson } from '../bundle/canonical-json.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
 import type { Bundle } from '../bundle/load-bundle.js';
 import type { BundleDocument, JsonValue, VersionStatus } from '../bundle/schema.js';
-
-/** One changed part: a dotted name (`target.index`, `annotation.title`, `status`, ...) and both values. */
-export interface PartChange {
-  part: string;
-  old: JsonValue;
-  new: JsonValue;
-}
+import type { DiffPartChange } from './diff-schema.js';
 
 /** Enum values as the bundle stores them: ordered `[key, label]` pairs. */
 export type EnumValues = readonly (readonly [string, string])[];
 
 /** A version context whose state or reason differs. */
-export interface VersionChange {
+interface VersionChange {
   version: string;
   old: VersionStatus;
   new: VersionStatus;
 }
 
-export interface DocumentComparison {
+interface DocumentComparison {
   /** Changed parts in a fixed order; `values` holds the two value counts when the enum differs. */
-  parts: PartChange[];
+  parts: DiffPartChange[];
   /** Whether the enum values differ (keys, labels or order). */
   valuesChanged: boolean;
   /** Per-version states that differ, in the order of `versions`. */
@@ -85,7 +79,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /** Whether two enum value lists are the same pairs in the same order. */
-export function valuesEqual(a: EnumValues, b: EnumValues): boolean {
+function valuesEqual(a: EnumValues, b: EnumValues): boolean {
   if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) {
@@ -119,7 +113,7 @@ export function compareDocuments(
   valuesB: () => EnumValues,
   versions: readonly string[],
 ): DocumentComparison {
-  const parts: PartChange[] = [];
+  const parts: DiffPartChange[] = [];
   const push = (part: string, x: JsonValue, y: JsonValue) => {
     if (!jsonEqual(x, y)) parts.push({ part, old: x, new: y });
   };

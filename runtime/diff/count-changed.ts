@@ -9,7 +9,7 @@ import { MANIFEST_FILE } from '../bundle/constants.js';
 import { loadBundle, type Bundle } from '../bundle/load-bundle.js';
 import { commonVersions, compareDocuments, versionContexts } from './compare-documents.js';
 
-export interface ChangedDocumentsCount {
+interface ChangedDocumentsCount {
   /** Distinct documentIds asked about. */
   total: number;
   /** In both snapshots (same documentId) and unchanged. */

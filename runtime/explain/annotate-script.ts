@@ -6,130 +6,42 @@
  * not made here.
  */
 import type { Bundle } from '../bundle/load-bundle.js';
-import type { AnnotationSpec, AnnotationType, BundleDocument, BundleRelation, Trust } from '../bundle/schema.js';
+import type { AnnotationSpec, AnnotationType, BundleDocument, BundleRelation } from '../bundle/schema.js';
 import { PvfdocError } from '../errors.js';
-import { matchesDefinition } from '../match/match-glob.js';
-import { cleanPath, dirnameOf } from '../workspace/archive-path.js';
-import { parseInt32 } from './canonical-number.js';
+import { matchesDefinition } from '../script/match-glob.js';
+import { cleanPath, dirnameOf } from '../script/archive-path.js';
+import { parseInt32 } from '../script/canonical-number.js';
 import { computeAnchors, type Anchor } from './compute-anchors.js';
-import type { ScriptWarningCode } from './lex-script.js';
-import { createLineIndex, normalizeText, type LineIndex, type TextPosition } from './normalize-text.js';
-import { createNestedSectionPredicate, parseScriptView, type ScriptView } from './parse-script-view.js';
-import { trimSpace } from './trim-space.js';
+import type { ScriptWarningCode } from '../script/lex-script.js';
+import { createLineIndex, normalizeText, type LineIndex } from '../script/normalize-text.js';
+import { parseScriptView, type ScriptView } from '../script/parse-script-view.js';
+import { createNestedSectionPredicate } from './nested-sections.js';
+import { trimSpace } from '../script/trim-space.js';
+import type { ReferenceQuery, ResolvePath, ResolveReference } from '../references/reference-query.js';
+import type { ExplainOutputAnnotation, ExplainOutputBlock, ExplainOutputWarning, ExplainPathLink, PathContextEntry } from './explain-schema.js';
 
-export type ResolutionStatus = 'resolved' | 'missing' | 'context_required' | 'unsupported';
+export type { PathContextEntry };
 
-export interface ReferenceQuery {
-  relation: string;
-  /** The token value. */
-  id: string;
-  /** The record's context token value, when the rule or its contextual relation names one. */
-  context: string | null;
-}
+/** One rule's contribution to a (merged) annotation, in rule order, with the content the wire form sends once per page in `documents`. */
+type ExplainBlock = ExplainOutputBlock & { content: string };
 
-export interface ReferenceResolution {
-  status: ResolutionStatus;
-  /** Display name of the target (its `nameSection` token); null or "" when unknown. */
-  name: string | null;
-  /** Archive path of the target file. */
-  path: string | null;
-}
-
-/** Looks an id up through a relation (§4.3). */
-export type ResolveReference = (query: ReferenceQuery) => ReferenceResolution;
-
-/** The archive's own path of a file (case-insensitive lookup), or null when it does not exist. */
-export type ResolvePath = (archivePath: string) => string | null;
-
-export interface ExplainReference {
-  relation: string;
-  id: string;
-  context: string | null;
-  name: string | null;
-  path: string | null;
-  resolutionStatus: ResolutionStatus;
-}
-
-/** The file a `path` annotation points at. */
-export interface ExplainPathLink {
-  /** The rule's `pathRoot` ("" when none). */
-  root: string;
-  /** The token value. */
-  value: string;
-  /** The archive path: as the workspace spells it when resolved, else the looked-up candidate. */
-  path: string;
-  resolutionStatus: 'resolved' | 'missing' | 'unsupported';
-  /**
-   * Set when the link resolved relative to the folder of the explained file (pvfdoc), not as pvfine's
-   * pathRoot + value from the archive root.
-   */
-  relativeToFile?: true;
-}
-
-/** One rule's contribution to a (merged) annotation, in rule order. */
-export interface ExplainBlock {
-  /** That rule's title (the field's name; labels and reference names live in valueLabel/reference). */
-  title: string;
-  content: string;
-  ruleId: string;
-  documentId: string;
-  /** That rule's `trust` (pvfdoc extension), only when its definition states one. */
-  trust?: Trust;
-}
-
-export interface TextRange {
-  start: number;
-  end: number;
-}
-
-export interface ExplainAnnotation {
-  /**
-   * The first rule's title: the name of the field. Unlike pvfine, the enum label or resolved reference
-   * name does not replace it (they are in valueLabel / reference.name), so a reader sees both 稀有度 and 史诗.
-   */
-  title: string;
-  /** The first rule's own content (trimmed); every rule's is in `blocks`. */
+/**
+ * A rule annotation before it goes on the wire: the first rule's own content (trimmed) instead of the
+ * summary, always of origin "rule" with a rule's annotation type, no placeholder (runtime annotations
+ * make those), and blocks with their content. Unlike pvfine, the enum label or resolved reference
+ * name does not replace the title (they are in valueLabel / reference.name).
+ */
+export type ExplainAnnotation = Omit<ExplainOutputAnnotation, 'summary' | 'type' | 'origin' | 'placeholder' | 'blocks'> & {
   content: string;
   type: AnnotationType;
   origin: 'rule';
-  ruleIds: string[];
-  documentIds: string[];
-  /** Section name as written in the file; null for the tokens before the first section (topLevel). */
-  section: string | null;
-  occurrence: number | null;
-  /** Direct-token index (the first one of a range); null on a section tag. */
-  tokenIndex: number | null;
-  /** Last direct-token index covered, only for range annotations spanning several tokens. */
-  lastTokenIndex?: number;
-  /** Record ordinal within the section occurrence, only for repeated-record rules. */
-  recordIndex?: number;
-  /** The anchored token's canonical value; null on a section tag or a range. */
-  value: string | null;
-  range: TextRange;
-  start: TextPosition;
-  /** Position of the exclusive end offset. */
-  end: TextPosition;
-  /** Enum label of `value`, or the sentinel label of an enum/reference rule (first such rule on the span). */
-  valueLabel?: string;
-  /** Set when the first enum rule on the span has no label for `value`. */
-  unknownValue?: true;
-  reference?: ExplainReference;
-  image?: { path: string; index: number };
-  /** The image is meant to be shown inline (some rule with an image asked for it). */
-  inlineImage?: true;
-  pathLink?: ExplainPathLink;
   blocks: ExplainBlock[];
-}
+};
 
-export interface ExplainWarning {
-  code: ScriptWarningCode;
-  message: string;
-  range: TextRange;
-  start: TextPosition;
-  end: TextPosition;
-}
+/** A lexer warning: unlike the wire form (which also carries explain's own warnings), always positioned. */
+type ExplainWarning = { [K in keyof ExplainOutputWarning]-?: NonNullable<ExplainOutputWarning[K]> } & { code: ScriptWarningCode };
 
-export interface AnnotateScriptInput {
+interface AnnotateScriptInput {
   bundle: Bundle;
   /** Version context: a key of `bundle.ruleOrder` ("" = unknown version). */
   versionKey: string;
@@ -183,16 +95,6 @@ export function annotateScript(input: AnnotateScriptInput): AnnotateScriptResult
     end: lines.offsetToPosition(w.end),
   }));
   return { view, annotations, warnings };
-}
-
-export interface PathContextEntry {
-  /** The file or folder the note is about (slashes normalised, outer slashes removed, case kept). */
-  scopePath: string;
-  scopeKind: 'file' | 'directory';
-  ruleId: string;
-  documentId: string;
-  title: string;
-  content: string;
 }
 
 /**

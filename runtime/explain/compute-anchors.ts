@@ -22,10 +22,10 @@
  *   that name) and `target.notInside` (no enclosing section at any depth has one of those names).
  */
 import type { AnnotationType, TargetSpec } from '../bundle/schema.js';
-import { parseInt32 } from './canonical-number.js';
-import { matchSectionPattern } from '../match/match-glob.js';
-import { foldSectionName, type ScriptSection, type ScriptTokenElement, type ScriptView } from './parse-script-view.js';
-import { trimSpace } from './trim-space.js';
+import { parseInt32 } from '../script/canonical-number.js';
+import { matchSectionPattern } from '../script/match-glob.js';
+import { foldSectionName, type ScriptSection, type ScriptTokenElement, type ScriptView } from '../script/parse-script-view.js';
+import { trimSpace } from '../script/trim-space.js';
 
 export interface Anchor {
   start: number;

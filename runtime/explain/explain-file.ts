@@ -11,7 +11,7 @@
  * textRevision (the *state*); the cursor's binding is `<request hash>.<state hash>`. A cursor of
  * another request is INVALID_CURSOR; a cursor of the same request over an older state is
  * STALE_WORKSPACE, because the content changed under it (results of two snapshots are never joined).
- * Telling the two apart needs the cursor's binding, hence `readCursor` in runtime/cursor.ts.
+ * Telling the two apart needs the cursor's binding, hence `readCursor` in runtime/bundle/cursor.ts.
  *
  * The full annotation list of a file is computed once per (view, bundle, file text, version) and kept
  * while the workspace stays at that revision (directory views are reused until something changes), and
@@ -20,17 +20,16 @@
  */
 import type { Bundle } from '../bundle/load-bundle.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
-import { bindingHash, checkOffset, encodeCursor, invalidCursor, readCursor, staleRulesCursor, type CursorKey } from '../cursor.js';
+import { bindingHash, checkOffset, encodeCursor, invalidCursor, readCursor, staleRulesCursor, type CursorKey } from '../bundle/cursor.js';
 import { PvfdocError } from '../errors.js';
-import { foldPath } from '../workspace/archive-path.js';
-import { createPathResolver, createReferenceIndex, type ReferenceIndex } from '../workspace/resolve-references.js';
-import { createStringTables } from '../workspace/string-table.js';
+import { foldPath } from '../script/archive-path.js';
+import { createPathResolver, createReferenceIndex, type ReferenceIndex } from '../references/resolve-references.js';
+import { createStringTables } from '../references/string-table.js';
 import type { Workspace, WorkspaceView } from '../workspace/workspace.js';
 import { annotateScript, pathContext, type ExplainAnnotation } from './annotate-script.js';
 import {
   DEFAULT_EXPLAIN_LIMIT,
   EXPLAIN_PAGE_BUDGET_BYTES,
-  ExplainInputSchema,
   MAX_EXPLAIN_RESPONSE_BYTES,
   type ExplainDocument,
   type ExplainInput,
@@ -38,7 +37,7 @@ import {
   type ExplainOutputAnnotation,
 } from './explain-schema.js';
 import { filterAnnotations, normalizeExplainFilters, type ExplainFilters } from './filter-annotations.js';
-import { createLineIndex } from './normalize-text.js';
+import { createLineIndex } from '../script/normalize-text.js';
 import { runtimeAnnotations, type RuntimeAnnotation } from './runtime-annotations.js';
 import { summarize } from './summary.js';
 
@@ -56,14 +55,8 @@ export const MAX_EXPLAIN_WARNING_MESSAGE = 300;
 type OutputWarning = ExplainOutput['warnings'][number];
 
 export async function explainFile(args: { bundle: Bundle; workspace: Workspace; input: ExplainInput; cache?: ExplainCache; cursorKey?: CursorKey }): Promise<ExplainOutput> {
-  const { bundle, workspace } = args;
-  const parsed = ExplainInputSchema.safeParse(args.input);
-  if (!parsed.success) {
-    throw new PvfdocError('INVALID_ARGUMENT', `invalid explain arguments: ${parsed.error.message.slice(0, 300)}`, {
-      hint: 'Pass workspaceId, expectedRevision and filePath; see the tool schema for the optional filters.',
-    });
-  }
-  const input = parsed.data;
+  // Already parsed where the request came in (the MCP SDK, or parseExplainInput for the CLI).
+  const { bundle, workspace, input } = args;
   if (input.workspaceId !== workspace.workspaceId) {
     throw new PvfdocError('WORKSPACE_NOT_FOUND', `workspace ${JSON.stringify(input.workspaceId)} is not this workspace`, {
       hint: 'Use a workspaceId from workspace_info.',

@@ -2,7 +2,10 @@
  * Arguments and result of `pvf_annotation_explain` (protocol: 实际文件解释; protocol-notes: Explain).
  */
 import { z } from 'zod';
-import { AnnotationTypeSchema, TrustSchema } from '../bundle/schema.js';
+import { formatIssues } from '../bundle/format-issues.js';
+import { AnnotationTypeSchema, PathKindSchema, TrustSchema } from '../bundle/schema.js';
+import { PvfdocError } from '../errors.js';
+import { LinkResolutionStatusSchema, ResolutionStatusSchema } from '../references/reference-query.js';
 
 export const DEFAULT_EXPLAIN_LIMIT = 20;
 export const MAX_EXPLAIN_LIMIT = 100;
@@ -31,25 +34,58 @@ export const ExplainInputSchema = z.strictObject({
   limit: z.int().min(1).max(MAX_EXPLAIN_LIMIT).optional().describe(`annotations per page, 1–${MAX_EXPLAIN_LIMIT}, default ${DEFAULT_EXPLAIN_LIMIT}`),
 });
 
-export const TextRangeSchema = z.strictObject({
+const TextRangeSchema = z.strictObject({
   start: z.int().describe('0-based UTF-16 offset, inclusive'),
   end: z.int().describe('0-based UTF-16 offset, exclusive'),
 });
-export const TextPositionSchema = z.strictObject({
+const TextPositionSchema = z.strictObject({
   line: z.int().describe('1-based line'),
   column: z.int().describe('1-based column in UTF-16 code units'),
 });
 
-export const ResolutionStatusSchema = z.enum(['resolved', 'missing', 'context_required', 'unsupported']);
+/** Path links and placeholders are looked up without a context, so they are never context_required. */
 
-export const ExplainBlockSchema = z.strictObject({
+const ExplainBlockSchema = z.strictObject({
   title: z.string(),
   ruleId: z.string(),
   documentId: z.string(),
   trust: TrustSchema.optional().describe("that rule's trust (pvfdoc extension), only when its definition states one"),
 });
 
-export const ExplainAnnotationSchema = z.strictObject({
+const ExplainReferenceSchema = z.strictObject({
+  relation: z.string(),
+  id: z.string(),
+  context: z.string().nullable(),
+  name: z.string().nullable(),
+  path: z.string().nullable().describe('archive path of the referenced file'),
+  resolutionStatus: ResolutionStatusSchema,
+});
+
+/** The file a `path` annotation points at. */
+const ExplainPathLinkSchema = z.strictObject({
+  /** The rule's `pathRoot` ("" when none). */
+  root: z.string(),
+  /** The token value. */
+  value: z.string(),
+  /** The archive path: as the workspace spells it when resolved, else the looked-up candidate. */
+  path: z.string(),
+  resolutionStatus: LinkResolutionStatusSchema,
+  relativeToFile: z
+    .literal(true)
+    .optional()
+    .describe('set when the file was found relative to the folder of the explained file, not as pathRoot + value from the archive root'),
+});
+
+const ExplainPlaceholderSchema = z.strictObject({
+  table: z.int(),
+  key: z.string(),
+  text: z.string().nullable(),
+  path: z.string().nullable().describe('.str file that answered'),
+  fallback: z.boolean(),
+  resolutionStatus: LinkResolutionStatusSchema,
+});
+
+const ExplainAnnotationSchema = z.strictObject({
   title: z.string().describe("the field's name: its definition's title (labels and reference names are in valueLabel / reference.name)"),
   summary: z.string().describe(`one line, at most ${MAX_EXPLAIN_SUMMARY} characters ("…" when cut); the full text is documents[documentId].content`),
   type: z.union([AnnotationTypeSchema, z.enum(['link', 'placeholder'])]),
@@ -67,44 +103,15 @@ export const ExplainAnnotationSchema = z.strictObject({
   end: TextPositionSchema.describe('position of the exclusive end offset'),
   valueLabel: z.string().optional().describe('enum label of value, or the label of a sentinel value (then it is not looked up)'),
   unknownValue: z.literal(true).optional(),
-  reference: z
-    .strictObject({
-      relation: z.string(),
-      id: z.string(),
-      context: z.string().nullable(),
-      name: z.string().nullable(),
-      path: z.string().nullable().describe('archive path of the referenced file'),
-      resolutionStatus: ResolutionStatusSchema,
-    })
-    .optional(),
+  reference: ExplainReferenceSchema.optional(),
   image: z.strictObject({ path: z.string(), index: z.int() }).optional(),
   inlineImage: z.literal(true).optional(),
-  pathLink: z
-    .strictObject({
-      root: z.string(),
-      value: z.string(),
-      path: z.string(),
-      resolutionStatus: z.enum(['resolved', 'missing', 'unsupported']),
-      relativeToFile: z
-        .literal(true)
-        .optional()
-        .describe('set when the file was found relative to the folder of the explained file, not as pathRoot + value from the archive root'),
-    })
-    .optional(),
-  placeholder: z
-    .strictObject({
-      table: z.int(),
-      key: z.string(),
-      text: z.string().nullable(),
-      path: z.string().nullable().describe('.str file that answered'),
-      fallback: z.boolean(),
-      resolutionStatus: z.enum(['resolved', 'missing', 'unsupported']),
-    })
-    .optional(),
+  pathLink: ExplainPathLinkSchema.optional(),
+  placeholder: ExplainPlaceholderSchema.optional(),
   blocks: z.array(ExplainBlockSchema),
 });
 
-export const ExplainWarningSchema = z.strictObject({
+const ExplainWarningSchema = z.strictObject({
   code: z.string(),
   message: z.string(),
   range: TextRangeSchema.nullable(),
@@ -112,9 +119,10 @@ export const ExplainWarningSchema = z.strictObject({
   end: TextPositionSchema.nullable(),
 });
 
-export const PathContextEntrySchema = z.strictObject({
+const PathContextEntrySchema = z.strictObject({
+  /** The file or folder the note is about (slashes normalised, outer slashes removed, case kept). */
   scopePath: z.string(),
-  scopeKind: z.enum(['file', 'directory']),
+  scopeKind: PathKindSchema,
   ruleId: z.string(),
   documentId: z.string(),
   title: z.string(),
@@ -122,7 +130,7 @@ export const PathContextEntrySchema = z.strictObject({
 });
 
 /** The full text of one document a page cites, sent once per page (schemaVersion 2). */
-export const ExplainDocumentSchema = z.strictObject({
+const ExplainDocumentSchema = z.strictObject({
   ruleId: z.string(),
   title: z.string(),
   content: z.string().describe('the definition\'s content as written ({record}/{column} not filled in)'),
@@ -148,7 +156,24 @@ export const ExplainOutputSchema = z.strictObject({
   truncated: z.boolean(),
 });
 
-export type ExplainInput = z.input<typeof ExplainInputSchema>;
+/** Parsed arguments: what explainFile takes, checked once where the request came in. */
+export type ExplainInput = z.output<typeof ExplainInputSchema>;
 export type ExplainOutput = z.output<typeof ExplainOutputSchema>;
 export type ExplainOutputAnnotation = z.output<typeof ExplainAnnotationSchema>;
+export type ExplainOutputBlock = z.output<typeof ExplainBlockSchema>;
+export type ExplainPathLink = z.output<typeof ExplainPathLinkSchema>;
+export type ExplainOutputWarning = z.output<typeof ExplainWarningSchema>;
+export type PathContextEntry = z.output<typeof PathContextEntrySchema>;
 export type ExplainDocument = z.output<typeof ExplainDocumentSchema>;
+
+/**
+ * The arguments of a caller the MCP SDK does not check for us (the CLI), as INVALID_ARGUMENT when
+ * they do not fit ExplainInputSchema.
+ */
+export function parseExplainInput(value: unknown): ExplainInput {
+  const parsed = ExplainInputSchema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  throw new PvfdocError('INVALID_ARGUMENT', `invalid explain arguments: ${formatIssues(parsed.error.issues)}`, {
+    hint: 'Pass workspaceId, expectedRevision and filePath; see the tool schema for the optional filters.',
+  });
+}

@@ -13,8 +13,8 @@
  *   range; an annotation ending at column 1 of a line does not reach into that line.
  */
 import { PvfdocError } from '../errors.js';
-import { foldSectionName } from './parse-script-view.js';
-import { trimSpace } from './trim-space.js';
+import { foldSectionName } from '../script/parse-script-view.js';
+import { trimSpace } from '../script/trim-space.js';
 
 export interface ExplainFilters {
   /** Folded section name, or null. */
@@ -25,7 +25,7 @@ export interface ExplainFilters {
   endLine: number | null;
 }
 
-export interface ExplainFilterInput {
+interface ExplainFilterInput {
   section?: string | undefined;
   occurrence?: number | undefined;
   tokenIndex?: number | undefined;
@@ -34,7 +34,7 @@ export interface ExplainFilterInput {
 }
 
 /** The filterable part of an annotation. */
-export interface FilterableAnnotation {
+interface FilterableAnnotation {
   section: string | null;
   occurrence: number | null;
   tokenIndex: number | null;
@@ -70,13 +70,13 @@ export function normalizeExplainFilters(input: ExplainFilterInput): ExplainFilte
 }
 
 /** A section name as the filter compares it: trimmed, one pair of brackets removed, folded. */
-export function normalizeSectionName(name: string): string {
+function normalizeSectionName(name: string): string {
   let text = trimSpace(name);
   if (text.startsWith('[') && text.endsWith(']') && text.length >= 2) text = trimSpace(text.slice(1, -1));
   return foldSectionName(text);
 }
 
-export function matchesExplainFilters(a: FilterableAnnotation, filters: ExplainFilters): boolean {
+function matchesExplainFilters(a: FilterableAnnotation, filters: ExplainFilters): boolean {
   if (filters.section !== null) {
     if (a.section === null || foldSectionName(trimSpace(a.section)) !== filters.section) return false;
     if (filters.occurrence !== null && a.occurrence !== filters.occurrence) return false;

@@ -17,14 +17,14 @@
  *   key is missing (status `missing`); without any n_string list in the workspace the status is
  *   `unsupported`.
  */
-import { extensionOf } from '../workspace/archive-path.js';
-import type { ReferenceIndex } from '../workspace/resolve-references.js';
-import { parsePlaceholder, UNTRANSLATED_MARKER } from '../workspace/string-table.js';
+import { extensionOf } from '../script/archive-path.js';
+import type { ReferenceIndex } from '../references/resolve-references.js';
+import { parsePlaceholder, UNTRANSLATED_MARKER } from '../references/string-table.js';
 import type { ExplainOutputAnnotation } from './explain-schema.js';
-import type { LineIndex } from './normalize-text.js';
-import type { ScriptTokenElement, ScriptView } from './parse-script-view.js';
+import type { LineIndex } from '../script/normalize-text.js';
+import type { ScriptTokenElement, ScriptView } from '../script/parse-script-view.js';
 import { summarize } from './summary.js';
-import { trimSpace } from './trim-space.js';
+import { trimSpace } from '../script/trim-space.js';
 
 export interface RuntimeAnnotation {
   annotation: ExplainOutputAnnotation;
@@ -32,7 +32,7 @@ export interface RuntimeAnnotation {
   complete?: () => void;
 }
 
-export interface RuntimeAnnotationInput {
+interface RuntimeAnnotationInput {
   /** The file as stored in the workspace. */
   filePath: string;
   /** Script view of the normalised text (the one the rule annotations were anchored in). */

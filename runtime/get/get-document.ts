@@ -3,13 +3,13 @@
  */
 import type { Bundle } from '../bundle/load-bundle.js';
 import type { BundleRelation } from '../bundle/schema.js';
-import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../cursor.js';
+import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../bundle/cursor.js';
 import { PvfdocError } from '../errors.js';
 import { DEFAULT_VALUES_LIMIT, MAX_GET_RESPONSE_BYTES, type GetInput, type GetOutput, type GetRelation } from './get-schema.js';
 
 export const GET_TOOL = 'pvf_annotation_get';
 
-export function checkRulesRevision(bundle: Bundle, rulesRevision: string | undefined): void {
+function checkRulesRevision(bundle: Bundle, rulesRevision: string | undefined): void {
   if (rulesRevision !== undefined && rulesRevision !== '' && rulesRevision !== bundle.rulesRevision) {
     throw new PvfdocError('STALE_RULES', `rulesRevision ${rulesRevision} is not the active snapshot ${bundle.rulesRevision}`, {
       hint: 'The rules changed since that search: search again and use the new documentIds.',

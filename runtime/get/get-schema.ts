@@ -3,9 +3,11 @@
  */
 import { z } from 'zod';
 import {
+  DefinitionKindSchema,
   DefinitionStatusSchema,
+  OriginSchema,
   PreviewSpecSchema,
-  RelationProblemSchema,
+  RelationSchema,
   ResolvedDefinitionSchema,
   SourceCategorySchema,
   TrustSchema,
@@ -25,26 +27,28 @@ export const GetInputSchema = z.strictObject({
   valuesLimit: z.int().min(1).max(MAX_VALUES_LIMIT).optional().describe(`enum values per page, 1–${MAX_VALUES_LIMIT}, default ${DEFAULT_VALUES_LIMIT}`),
 });
 
-export const GetRelationSchema = z.strictObject({
-  name: z.string(),
-  kind: z.enum(['list', 'contextual', 'union']),
-  status: DefinitionStatusSchema,
-  statusReason: z.string().nullable(),
-  layer: z.string(),
-  source: SourceCategorySchema,
-  listPath: z.string().nullable(),
-  idToken: z.int(),
-  pathToken: z.int(),
-  recordTokens: z.int().nullable(),
-  effectiveRecordTokens: z.int(),
-  nameSection: z.string().nullable(),
+/** A relation as get shows it: the bundle's fields (types taken from its schema), in reading order. */
+const relation = RelationSchema.shape;
+const GetRelationSchema = z.strictObject({
+  name: relation.name,
+  kind: relation.kind,
+  status: relation.status,
+  statusReason: relation.statusReason,
+  layer: relation.layer,
+  source: relation.source,
+  listPath: relation.listPath,
+  idToken: relation.idToken,
+  pathToken: relation.pathToken,
+  recordTokens: relation.recordTokens,
+  effectiveRecordTokens: relation.effectiveRecordTokens,
+  nameSection: relation.nameSection,
   contextRequired: z.boolean().describe('true when a lookup needs a context token (e.g. a job tag)'),
-  contextToken: z.int().nullable(),
+  contextToken: relation.contextToken,
   contextPaths: z.array(z.strictObject({ context: z.string(), listPath: z.string() })).nullable(),
-  members: z.array(z.string()).nullable(),
+  members: relation.members,
   resolvedMembers: z.array(z.string()),
   listPaths: z.array(z.string()).describe('archive .lst paths a lookup may read, layout fallbacks included'),
-  problems: z.array(RelationProblemSchema),
+  problems: relation.problems,
 });
 
 export const GetOutputSchema = z.strictObject({
@@ -52,10 +56,10 @@ export const GetOutputSchema = z.strictObject({
   rulesRevision: z.string(),
   document: z.strictObject({
     documentId: z.string(),
-    kind: z.enum(['rule', 'field']),
+    kind: DefinitionKindSchema,
     ruleId: z.string().nullable(),
     fieldId: z.string().nullable(),
-    origin: z.enum(['configured', 'generated']),
+    origin: OriginSchema,
     layer: z.string(),
     source: SourceCategorySchema,
     sourcePointer: z.string(),
@@ -82,6 +86,7 @@ export const GetOutputSchema = z.strictObject({
   relations: z.array(GetRelationSchema),
 });
 
-export type GetInput = z.input<typeof GetInputSchema>;
+/** Parsed arguments: what the core function takes, checked once where the request came in. */
+export type GetInput = z.output<typeof GetInputSchema>;
 export type GetOutput = z.output<typeof GetOutputSchema>;
 export type GetRelation = z.output<typeof GetRelationSchema>;

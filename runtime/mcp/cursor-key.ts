@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { CursorKey } from '../cursor.js';
+import type { CursorKey } from '../bundle/cursor.js';
 
 /** Environment variable that sets the cursor secret, so that replicas behind one address agree. */
-export const CURSOR_SECRET_ENV = 'PVFDOC_CURSOR_SECRET';
+const CURSOR_SECRET_ENV = 'PVFDOC_CURSOR_SECRET';
 
 /** A server's cursor key: the operator's secret when given, else 32 random bytes for this process. */
 export function createCursorKey(secret: string | undefined = process.env[CURSOR_SECRET_ENV]): CursorKey {

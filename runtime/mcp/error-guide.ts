@@ -25,7 +25,7 @@ export const ERROR_GUIDE = {
   INVALID_ARGUMENT: 'arguments are well-typed but inconsistent (the message names the conflict): fix them as the hint says.',
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
-export type ToolErrorCode = keyof typeof ERROR_GUIDE;
+type ToolErrorCode = keyof typeof ERROR_GUIDE;
 
 /**
  * The "Errors:" paragraph of a tool description: the codes only. What to do about each is in the

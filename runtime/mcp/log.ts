@@ -2,7 +2,7 @@
  * Log lines of the server: `[pvfdoc] [scope] message`, on stderr only (on stdio, stdout carries the
  * protocol). Passed around in the server context, so tests can capture it and nothing is global.
  */
-export type LogLevel = 'info' | 'warn' | 'error';
+type LogLevel = 'info' | 'warn' | 'error';
 
 export type Logger = (level: LogLevel, scope: string, message: string) => void;
 

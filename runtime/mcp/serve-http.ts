@@ -18,9 +18,9 @@ import { HTTP_LIMITS, MAX_HTTP_BODY_BYTES, MCP_SECURITY_HEADERS, SITE_SECURITY_H
 import type { CreatedServer } from './create-server.js';
 import type { Logger } from './log.js';
 
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 
-export interface ServeHttpOptions {
+interface ServeHttpOptions {
   host: string;
   /** 0 picks a free port; the actual one is in the result. */
   port: number;

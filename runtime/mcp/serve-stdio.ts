@@ -4,7 +4,7 @@ import { MAX_HTTP_BODY_BYTES } from './constants.js';
 import type { CreatedServer } from './create-server.js';
 import type { Logger } from './log.js';
 
-export interface StdioServing {
+interface StdioServing {
   /** Settles when the client goes away (stdin ends) or the transport closes. */
   closed: Promise<void>;
   close(): Promise<void>;

@@ -1,4 +1,4 @@
-import type { CursorKey } from '../cursor.js';
+import type { CursorKey } from '../bundle/cursor.js';
 import type { RulesHolder } from '../bundle/rules-holder.js';
 import type { ExplainCache } from '../explain/explain-file.js';
 import { PvfdocError } from '../errors.js';

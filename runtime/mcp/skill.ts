@@ -7,7 +7,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MAX_READ_FILE_BYTES, SKILL_URI } from './constants.js';
 import { ERROR_GUIDE } from './error-guide.js';
 
-export function renderSkill(): string {
+function renderSkill(): string {
   const errors = Object.entries(ERROR_GUIDE).map(([code, what]) => `| \`${code}\` | ${what} |`);
   return `---
 name: pvf-annotations

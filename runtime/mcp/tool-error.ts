@@ -14,7 +14,7 @@ import { isPvfdocError, type ErrorCode } from '../errors.js';
 import { ERROR_META_KEY } from './constants.js';
 import { createStderrLogger, type Logger } from './log.js';
 
-export interface ToolErrorMeta {
+interface ToolErrorMeta {
   code: ErrorCode;
   message: string;
   hint: string | null;

@@ -10,7 +10,7 @@ import { ENGINE_VERSION } from '../bundle/constants.js';
 import { createServer } from './create-server.js';
 import { silentLogger } from './log.js';
 
-export interface ToolManifestEntry {
+interface ToolManifestEntry {
   name: string;
   title: string | null;
   description: string;

@@ -9,7 +9,7 @@ import { LCG_MAIN, xorKeystream, type NkpiKeySet } from './keystream.js';
 import { bytesText, nkpiError } from './nkpi-error.js';
 
 /** pvfine's bound on one chunk's inflated size (§8). */
-export const GRPI_MAX_ORIGINAL = 2 ** 30;
+const GRPI_MAX_ORIGINAL = 2 ** 30;
 
 export interface GroupIndex {
   count: number;
@@ -39,44 +39,6 @@ export function parseGroupIndex(stored: Uint8Array, groupCount: number, bodySize
   }
   if (groupCount > 0 && previous !== bodySize) throw bad(`the last chunk ends at body byte ${previous}, but the header says the body has ${bodySize} bytes`, { bodySize });
   return { count: groupCount, cum, orig };
-}
-
-/** Inflated chunks, least recently used out first, at most `maxBytes` in all. */
-export class ChunkCache {
-  private readonly chunks = new Map<number, Buffer>();
-  private bytes = 0;
-
-  constructor(readonly maxBytes: number) {}
-
-  get(index: number): Buffer | undefined {
-    const chunk = this.chunks.get(index);
-    if (chunk) {
-      this.chunks.delete(index);
-      this.chunks.set(index, chunk);
-    }
-    return chunk;
-  }
-
-  set(index: number, chunk: Buffer): void {
-    if (chunk.length > this.maxBytes) return;
-    this.chunks.set(index, chunk);
-    this.bytes += chunk.length;
-    for (const [key, old] of this.chunks) {
-      if (this.bytes <= this.maxBytes) break;
-      this.chunks.delete(key);
-      this.bytes -= old.length;
-    }
-  }
-
-  clear(): void {
-    this.chunks.clear();
-    this.bytes = 0;
-  }
-
-  /** Bytes held now. */
-  get size(): number {
-    return this.bytes;
-  }
 }
 
 export function describeChunkLimit(orig: number, limit: number): string {

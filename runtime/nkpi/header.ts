@@ -4,7 +4,7 @@
  * declared size = file size). Paged110 headers are only reachable after the page guards are unlocked
  * (§14); `probeNkpiHeader` tries them when asked to.
  */
-import { hex32 } from '../archive/archive-error.js';
+import { hex32 } from '../script/archive-error.js';
 import { ALTERNATE_KEYS, firstKeyWord, LCG_ALT, LCG_MAIN, PAGED110_KEYS, STANDARD_KEYS, xorKeystream, type NkpiKeySet } from './keystream.js';
 
 export const NKPI_HEADER_BYTES = 48;
@@ -46,7 +46,7 @@ export interface HeaderProbe {
   header: NkpiHeader;
 }
 
-export type HeaderProbeResult =
+type HeaderProbeResult =
   | { ok: HeaderProbe }
   /** The signature decrypted with these keys, but the sizes do not fit: a corrupt header. */
   | { ok: null; keys: NkpiKeySet; problem: string }

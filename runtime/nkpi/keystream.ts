@@ -5,7 +5,7 @@
  * chunk). XOR makes encryption and decryption the same operation.
  */
 
-export const LCG_A = 0x343fd;
+const LCG_A = 0x343fd;
 /** Increment of every section but the pools. */
 export const LCG_MAIN = 0x269ec3;
 /** Increment of the sTrA / sTrW pools. */

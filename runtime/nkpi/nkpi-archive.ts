@@ -9,11 +9,12 @@
  * DataType 3 payloads are UTF-16LE text (BOM optional); other types are opaque bytes shown as UTF-8.
  */
 import { createHash } from 'node:crypto';
-import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../archive/archive-source.js';
+import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
 import { PvfdocError } from '../errors.js';
-import { normalizeText } from '../explain/normalize-text.js';
-import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeArchivePath } from '../workspace/archive-path.js';
-import { ChunkCache, describeChunkLimit, parseGroupIndex, type GroupIndex } from './groups.js';
+import { normalizeText } from '../script/normalize-text.js';
+import { LruCache, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
+import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeArchivePath } from '../script/archive-path.js';
+import { describeChunkLimit, parseGroupIndex, type GroupIndex } from './groups.js';
 import { clientVersionOf, NKPI_HEADER_BYTES, probeNkpiHeader, type NkpiHeader, type NkpiVariant } from './header.js';
 import { LCG_MAIN, type NkpiKeySet } from './keystream.js';
 import { bytesText, NKPI_HINT, nkpiError, nkpiFileError } from './nkpi-error.js';
@@ -26,11 +27,8 @@ import { inflateLimited } from './zlib-limits.js';
 /** Largest inflated chunk read by default (a 110US chunk holds a 51 MB `.str`). */
 export const DEFAULT_MAX_CHUNK_BYTES = 128 * 1024 * 1024;
 /** Inflated chunks kept per archive version (pvfine uses a 64 MiB LRU too). */
-export const DEFAULT_CHUNK_CACHE_BYTES = 64 * 1024 * 1024;
-/** Texts kept per archive version, in UTF-16 code units. */
-const TEXT_CACHE_UNITS = 32 * 1024 * 1024;
-
-export const DataType = { Script: 1, Text: 3 } as const;
+const DEFAULT_CHUNK_CACHE_BYTES = 64 * 1024 * 1024;
+const DataType = { Script: 1, Text: 3 } as const;
 
 export interface OpenNkpiArchiveOptions {
   /** Largest inflated chunk read (zip-bomb guard); default 128 MiB. */
@@ -48,7 +46,7 @@ export interface OpenNkpiArchiveOptions {
   pageKeys?: readonly Uint8Array[];
 }
 
-export interface NkpiEntry {
+interface NkpiEntry {
   kind: 'file' | 'directory';
   name: string;
   /** Archive path, stored case. */
@@ -59,7 +57,7 @@ export interface NkpiEntry {
   entry: number;
 }
 
-export interface NkpiText {
+interface NkpiText {
   path: string;
   /** Canonical text, `\n` line ends. */
   text: string;
@@ -106,11 +104,10 @@ export class NkpiArchive {
 
   private readonly source: ArchiveSource;
   private readonly table: DataView;
-  private readonly chunks: ChunkCache;
+  private readonly chunks: LruCache<number, Buffer>;
   private readonly maxChunkBytes: number;
   private readonly renderRules: RenderRules | undefined;
-  private readonly texts = new Map<number, NkpiText>();
-  private textUnits = 0;
+  private readonly texts = new LruCache<number, NkpiText>(TEXT_CACHE_UNITS, (text) => text.text.length, TEXT_CACHE_UNITS / 4);
   private readonly listings = new Map<number, NkpiEntry[]>();
   private readonly notes: string[] = [];
   private nameTableTrailing = 0;
@@ -124,7 +121,7 @@ export class NkpiArchive {
     this.size = source.size;
     this.identity = identity;
     this.maxChunkBytes = options.maxChunkBytes ?? DEFAULT_MAX_CHUNK_BYTES;
-    this.chunks = new ChunkCache(options.chunkCacheBytes ?? DEFAULT_CHUNK_CACHE_BYTES);
+    this.chunks = new LruCache<number, Buffer>(options.chunkCacheBytes ?? DEFAULT_CHUNK_CACHE_BYTES, (chunk) => chunk.length);
     this.renderRules = options.renderRules;
     const label = this.label;
 
@@ -289,11 +286,7 @@ export class NkpiArchive {
   readText(path: string): NkpiText {
     const entry = this.file(path);
     const cached = this.texts.get(entry);
-    if (cached) {
-      this.texts.delete(entry);
-      this.texts.set(entry, cached);
-      return cached;
-    }
+    if (cached) return cached;
     const stored = this.index.pathOf(entry);
     const bytes = this.payload(entry);
     const dataType = this.dataTypeOf(entry);
@@ -316,7 +309,7 @@ export class NkpiArchive {
       const text = normalizeText(decodeOpaque(bytes));
       result = { path: stored, text, textRevision: hashText(text), isScript: isScriptFile(stored, bytes), source: 'bytes', dataType };
     }
-    this.remember(entry, result);
+    this.texts.set(entry, result);
     return result;
   }
 
@@ -356,17 +349,6 @@ export class NkpiArchive {
       throw nkpiError(this.label, `truncated: the ${what} (${length} bytes at offset ${position}) runs past the end of the file (${this.size} bytes)`, { section: what }, NKPI_HINT);
     }
     return bytes;
-  }
-
-  private remember(entry: number, text: NkpiText): void {
-    if (text.text.length > TEXT_CACHE_UNITS / 4) return;
-    this.texts.set(entry, text);
-    this.textUnits += text.text.length;
-    for (const [key, old] of this.texts) {
-      if (this.textUnits <= TEXT_CACHE_UNITS) break;
-      this.texts.delete(key);
-      this.textUnits -= old.text.length;
-    }
   }
 
   /** Bytes of inflated chunks cached now. */

@@ -1,9 +1,9 @@
 /**
  * Errors of the nkpi reader: every problem with an archive's content is an INVALID_ARCHIVE PvfdocError
  * whose message starts with the archive file, then says what is wrong and where (the classic reader's
- * convention, runtime/archive/archive-error.ts), with an nkpi-specific hint.
+ * convention, runtime/script/archive-error.ts), with an nkpi-specific hint.
  */
-import { invalidArchive } from '../archive/archive-error.js';
+import { invalidArchive } from '../script/archive-error.js';
 import type { PvfdocError } from '../errors.js';
 
 export const NKPI_HINT =

@@ -8,7 +8,7 @@
  * (b) reads one when a caller supplies already unwrapped page keys.
  */
 import { createDecipheriv } from 'node:crypto';
-import type { ArchiveSource } from '../archive/archive-source.js';
+import type { ArchiveSource } from '../script/archive-source.js';
 
 export const PAGE_BYTES = 10 * 1024 * 1024;
 export const PAGE_GUARD_BYTES = 10 * 1024;
@@ -16,7 +16,7 @@ export const PAGE_GUARD_BYTES = 10 * 1024;
 export const FIRST_PLAIN_ITEM = 48 + 24 * Math.ceil((PAGE_GUARD_BYTES - 48) / 24);
 
 /** AES-256-CBC (IV 0, no padding) decryption of one page prefix. */
-export function decryptPagePrefix(prefix: Uint8Array, key: Uint8Array): Buffer {
+function decryptPagePrefix(prefix: Uint8Array, key: Uint8Array): Buffer {
   const decipher = createDecipheriv('aes-256-cbc', key, Buffer.alloc(16));
   decipher.setAutoPadding(false);
   return Buffer.concat([decipher.update(prefix), decipher.final()]);

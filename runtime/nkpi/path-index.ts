@@ -3,14 +3,13 @@
  * sized for millions of files: per entry only typed arrays (folder id, path hash), an open-addressing
  * hash table of folded paths, and one object per folder. Names are decoded from the pools on demand.
  *
- * Paths (§5): `dir + "/" + name`, then normalised like classic names (runtime/archive/names.ts): `\` as
+ * Paths (§5): `dir + "/" + name`, then normalised like classic names (runtime/script/archive-path.ts): `\` as
  * `/`, empty and `.` segments dropped; names with `..` segments or control characters are not listed.
  * Lookups are case-insensitive; the first entry of a path wins (pvfine's rule), later ones count as
  * duplicates. A file whose path is also a folder (some other file lies below it) is not listed: the
  * folder wins.
  */
-import { normalizeStoredName } from '../archive/names.js';
-import { foldPath } from '../workspace/archive-path.js';
+import { foldPath, normalizeStoredName } from '../script/archive-path.js';
 import type { StringPools } from './pools.js';
 
 export interface NkpiDir {
@@ -24,13 +23,13 @@ export interface NkpiDir {
   fileCount: number;
 }
 
-export interface SkippedEntry {
+interface SkippedEntry {
   entry: number;
   name: string;
   problem: string;
 }
 
-export interface PathIndexInput {
+interface PathIndexInput {
   fileCount: number;
   nameOffset(entry: number): number;
   pathOffset(entry: number): number;

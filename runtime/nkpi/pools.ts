@@ -18,7 +18,7 @@ export const NAME_TABLE_PREFIX_BYTES = 8;
 /** Largest inflated pool accepted by default (110US's sTrW is about 401 MB). */
 export const DEFAULT_MAX_POOL_BYTES = 1024 * 1024 * 1024;
 
-export interface PoolLimits {
+interface PoolLimits {
   /** Largest rawLen accepted for one pool, and for both pools together (zip-bomb guard). */
   maxPoolBytes: number;
   /** Why that limit, for the message (e.g. "32 × the 1 MiB archive"); default: the absolute limit. */
@@ -26,7 +26,7 @@ export interface PoolLimits {
 }
 
 /** Name pools hold names, which are a small part of an archive: 32× its size is far above any real one. */
-export const MAX_POOL_ARCHIVE_RATIO = 32;
+const MAX_POOL_ARCHIVE_RATIO = 32;
 /** Below this, the archive-size bound does not apply (tiny test archives). */
 const MIN_POOL_BOUND = 16 * 1024 * 1024;
 
@@ -89,7 +89,7 @@ export class StringPools {
   }
 }
 
-export interface NameTable {
+interface NameTable {
   prefix: Uint8Array;
   pools: StringPools;
   /** Bytes after the sTrW frame inside NameTableSize (0 in every known archive). */

@@ -13,15 +13,17 @@
  * | 1, 4, 9, ≥11 | ? | dropped (pvfine drops them); counted in `dropped` |
  *
  * Backticks inside strings are doubled. Layout never changes token values: explain re-lexes this text
- * into the same tokens (pvfine's lexer, runtime/explain/lex-script.ts).
+ * into the same tokens (pvfine's lexer, runtime/script/lex-script.ts).
  */
-import { MAX_DECOMPILED_UNITS, MAX_INDENT } from '../archive/decompile.js';
+import { MAX_DECOMPILED_UNITS, MAX_INDENT } from '../script/script-text-limits.js';
 import { PvfdocError } from '../errors.js';
-import { formatFloat32 } from '../explain/canonical-number.js';
-import { float32FromBits } from '../archive/script-float.js';
+import { extensionOf } from '../script/archive-path.js';
+import { formatFloat32 } from '../script/canonical-number.js';
+import { foldSectionName } from '../script/parse-script-view.js';
+import { float32FromBits } from '../script/script-float.js';
 import { nkpiFileError } from './nkpi-error.js';
 
-export const NkpiTokenType = {
+const NkpiTokenType = {
   Int: 0,
   Float: 2,
   Word: 3,
@@ -51,11 +53,6 @@ export function readNkpiTokens(bytes: Uint8Array): NkpiTokens {
   return { count, types, values };
 }
 
-/** Whether a token type's value is a pool offset. */
-export function isPoolToken(type: number): boolean {
-  return type === 3 || type === 5 || type === 6 || type === 7 || type === 8 || type === 10;
-}
-
 /** Float text of §11.2: Go `FormatFloat(f, 'g', -1, 32)`, then `.0` when none of `.eEnN` occurs. */
 export function formatNkpiFloat(bits: number): string {
   const text = formatFloat32(float32FromBits(bits));
@@ -63,7 +60,7 @@ export function formatNkpiFloat(bits: number): string {
 }
 
 /** One layout rule (a pvfine `rendering.json` format): line wrapping only. */
-export interface RenderRule {
+interface RenderRule {
   /** Values per line (> 0). */
   tokensPerLine: number;
   /** The first `offset` values each sit on their own line. */
@@ -101,21 +98,17 @@ export const PVFINE_RENDER_RULES: RenderRules = sectionRules(
 /** Rules from an extension → rule map and a section name → rule map (names compared lower-cased). */
 export function sectionRules(files: Record<string, RenderRule>, sections: Record<string, RenderRule>): RenderRules {
   const byExtension = new Map(Object.entries(files).map(([ext, rule]) => [ext.toLowerCase(), rule]));
-  const bySection = new Map(Object.entries(sections).map(([name, rule]) => [name.toLowerCase(), rule]));
+  const bySection = new Map(Object.entries(sections).map(([name, rule]) => [foldSectionName(name), rule]));
   return {
     file(path) {
-      const base = path.slice(path.lastIndexOf('/') + 1);
-      const dot = base.lastIndexOf('.');
-      return dot <= 0 ? null : (byExtension.get(base.slice(dot).toLowerCase()) ?? null);
+      const extension = extensionOf(path);
+      return extension === '' ? null : (byExtension.get(extension) ?? null);
     },
-    section: (name) => bySection.get(name.toLowerCase()) ?? null,
+    section: (name) => bySection.get(foldSectionName(name)) ?? null,
   };
 }
 
-/** No rules at all (every value on its section's line). */
-export const NO_RENDER_RULES: RenderRules = { file: () => null, section: () => null };
-
-export interface RenderContext {
+interface RenderContext {
   /** Archive and file named in errors. */
   archive: string;
   path: string;
@@ -126,7 +119,7 @@ export interface RenderContext {
   rules?: RenderRules;
 }
 
-export interface RenderedScript {
+interface RenderedScript {
   text: string;
   /** Tokens of unknown types (1, 4, 9, ≥ 11) left out, as pvfine does. */
   dropped: number;

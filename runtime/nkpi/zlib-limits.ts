@@ -12,13 +12,13 @@ import { xorKeystream } from './keystream.js';
  * Deflate cannot expand more than about 1032:1 (a 258-byte match per 2-bit code at best); a stated size
  * beyond this many times the compressed size (plus slack for tiny streams) cannot be honest.
  */
-export const MAX_DEFLATE_RATIO = 1032;
+const MAX_DEFLATE_RATIO = 1032;
 
 /** Largest output buffer allocated in one piece before inflating (bigger streams grow in pieces). */
 const MAX_SINGLE_OUTPUT = 256 * 1024 * 1024;
 
 /** Whether `rawLen` is possible for `compressed` bytes of a zlib stream. */
-export function plausibleInflatedSize(rawLen: number, compressed: number): boolean {
+function plausibleInflatedSize(rawLen: number, compressed: number): boolean {
   return rawLen <= compressed * MAX_DEFLATE_RATIO + 1024;
 }
 

@@ -4,19 +4,21 @@
 import type { Bundle } from '../bundle/load-bundle.js';
 import type { BundleDocument, VersionStatus } from '../bundle/schema.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
-import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../cursor.js';
+import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../bundle/cursor.js';
 import { PvfdocError } from '../errors.js';
-import { fileExtension, matchesDefinition, matchSectionPattern, normalizeArchivePath } from '../match/match-glob.js';
+import { extensionOf } from '../script/archive-path.js';
+import { matchesDefinition, matchKey, matchSectionPattern } from '../script/match-glob.js';
+import { foldSectionName } from '../script/parse-script-view.js';
 import { DEFAULT_SEARCH_LIMIT, MAX_MATCHED_VALUES, MAX_SEARCH_RESPONSE_BYTES, type SearchInput, type SearchItem, type SearchOutput } from './search-schema.js';
-import { intersectAll } from './search-index.js';
-import { valueAt, type DocumentText } from './search-text.js';
+import { intersectAll } from '../bundle/search-index.js';
+import { valueAt, type DocumentText } from '../bundle/search-text.js';
 
 export const SEARCH_TOOL = 'pvf_annotation_search';
 
 export interface SearchOptions {
   /** The client version of the workspace named by `workspaceId`, when `pvfVersion` is "current". */
   currentVersion?: string;
-  /** Signs and checks cursors (runtime/cursor.ts); default LOCAL_CURSOR_KEY. */
+  /** Signs and checks cursors (runtime/bundle/cursor.ts); default LOCAL_CURSOR_KEY. */
   cursorKey?: CursorKey;
 }
 
@@ -47,7 +49,7 @@ export function queryWords(query: string | undefined): string[] {
 export function normalizeSection(section: string): string {
   const trimmed = section.trim();
   const unbracketed = trimmed.startsWith('[') && trimmed.endsWith(']') ? trimmed.slice(1, -1) : trimmed;
-  return unbracketed.trim().toLowerCase();
+  return foldSectionName(unbracketed.trim());
 }
 
 interface Word {
@@ -61,7 +63,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   const requested = input.pvfVersion ?? 'current';
   const versionKey = resolveVersion(bundle, requested, input.workspaceId, options);
   const words = queryWords(input.query);
-  const filePath = input.filePath !== undefined && input.filePath.trim() !== '' ? normalizeArchivePath(input.filePath) : null;
+  const filePath = input.filePath !== undefined && input.filePath.trim() !== '' ? matchKey(input.filePath) : null;
   const pathKind = input.pathKind ?? 'file';
   if (input.pathKind === 'directory' && filePath === null) {
     throw new PvfdocError('INVALID_ARGUMENT', 'pathKind "directory" needs a filePath naming the folder', {
@@ -120,7 +122,7 @@ export function searchDocuments(bundle: Bundle, input: SearchInput, options: Sea
   // Candidates narrowed by the filters that compare one property for equality (the same for any
   // query); every candidate is then checked in full below. A file of another extension matches nothing.
   const filterLists: Int32Array[] = [];
-  if (extensions !== null && filePath !== null && !extensions.includes(fileExtension(filePath))) filterLists.push(new Int32Array(0));
+  if (extensions !== null && filePath !== null && !extensions.includes(extensionOf(filePath))) filterLists.push(new Int32Array(0));
   if (kinds) filterLists.push(bundle.searchTexts.positionsWith('kind', kinds));
   if (targetKinds) filterLists.push(bundle.searchTexts.positionsWith('targetKind', targetKinds));
   if (annotationTypes) filterLists.push(bundle.searchTexts.positionsWith('annotationType', annotationTypes));

@@ -3,10 +3,19 @@
  * site use these schemas as they are.
  */
 import { z } from 'zod';
-import { AnnotationTypeSchema, SourceCategorySchema, TrustSchema, VersionStateSchema } from '../bundle/schema.js';
+import {
+  AnnotationTypeSchema,
+  DefinitionKindSchema,
+  OriginSchema,
+  PathKindSchema,
+  SourceCategorySchema,
+  TargetKindSchema,
+  TrustSchema,
+  VersionStateSchema,
+} from '../bundle/schema.js';
 
 export const DEFAULT_SEARCH_LIMIT = 20;
-export const MAX_SEARCH_LIMIT = 100;
+const MAX_SEARCH_LIMIT = 100;
 export const MAX_MATCHED_VALUES = 5;
 /** Search pages shrink to stay under this many bytes of JSON. */
 export const MAX_SEARCH_RESPONSE_BYTES = 256 * 1024;
@@ -14,11 +23,11 @@ export const MAX_SEARCH_RESPONSE_BYTES = 256 * 1024;
 export const SearchInputSchema = z.strictObject({
   query: z.string().max(1000).optional().describe('keywords split on whitespace (a bracketed group such as "[skill levelup]" is one word); every word must appear (AND), as a case-insensitive substring of id, description, title, content, section, field id, relation name, enum keys/labels, sentinel labels or column titles'),
   filePath: z.string().max(1000).optional().describe('archive-internal path with "/" (may be a file that does not exist yet); only definitions whose match applies to it are returned'),
-  pathKind: z.enum(['file', 'directory']).optional().describe('"file" (default) or "directory"; directory returns only path notes of that folder itself'),
+  pathKind: PathKindSchema.optional().describe('"file" (default) or "directory"; directory returns only path notes of that folder itself'),
   extensions: z.array(z.string().max(32)).max(50).optional().describe('extensions with the dot, e.g. [".equ", ".stk"]; any of them (OR)'),
   section: z.string().max(200).optional().describe('section name, with or without one pair of brackets, e.g. "rarity" or "[rarity]"'),
-  kinds: z.array(z.enum(['rule', 'field'])).optional().describe('"rule" and/or "field"; default both'),
-  targetKinds: z.array(z.enum(['path', 'section', 'token'])).optional().describe('target kinds (TargetSpec.kind), any of them'),
+  kinds: z.array(DefinitionKindSchema).optional().describe('"rule" and/or "field"; default both'),
+  targetKinds: z.array(TargetKindSchema).optional().describe('target kinds (TargetSpec.kind), any of them'),
   annotationTypes: z.array(AnnotationTypeSchema).optional().describe('annotation types (AnnotationSpec.type), any of them'),
   relation: z.string().max(200).optional().describe('relation name, exact'),
   trust: z.array(TrustSchema).optional().describe('"confirmed", "likely" and/or "unverified": only definitions that state one of these trust levels (any of them)'),
@@ -29,17 +38,17 @@ export const SearchInputSchema = z.strictObject({
   limit: z.int().min(1).max(MAX_SEARCH_LIMIT).optional().describe(`page size, 1–${MAX_SEARCH_LIMIT}, default ${DEFAULT_SEARCH_LIMIT}`),
 });
 
-export const SearchItemSchema = z.strictObject({
+const SearchItemSchema = z.strictObject({
   documentId: z.string().describe('opaque id for pvf_annotation_get, valid within this rulesRevision'),
-  kind: z.enum(['rule', 'field']),
+  kind: DefinitionKindSchema,
   ruleId: z.string().nullable().describe('rule id (generated rules: "field:<fieldId>"); null for a field'),
   fieldId: z.string().nullable(),
-  origin: z.enum(['configured', 'generated']),
+  origin: OriginSchema,
   title: z.string(),
   summary: z.string().describe('at most 512 code points'),
   summaryTruncated: z.boolean(),
   section: z.string().nullable(),
-  targetKind: z.enum(['path', 'section', 'token']),
+  targetKind: TargetKindSchema,
   annotationType: AnnotationTypeSchema,
   pvfVersions: z.array(z.string()).describe('versions the definition is limited to; [] = all'),
   effective: z.boolean(),
@@ -76,6 +85,7 @@ export const SearchOutputSchema = z.strictObject({
     .describe('no matches only: shorter queries that would match with the same filters, with their hit counts'),
 });
 
-export type SearchInput = z.input<typeof SearchInputSchema>;
+/** Parsed arguments: what the core function takes, checked once where the request came in. */
+export type SearchInput = z.output<typeof SearchInputSchema>;
 export type SearchItem = z.output<typeof SearchItemSchema>;
 export type SearchOutput = z.output<typeof SearchOutputSchema>;

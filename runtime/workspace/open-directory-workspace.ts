@@ -20,7 +20,7 @@
  * cannot start or fails (no recursive watch support, inotify limit), the workspace falls back to
  * walking the folder on every `view()`.
  *
- * Size limit (decision). Files over MAX_WORKSPACE_FILE_BYTES (32 MiB) are listed but not read:
+ * Size limit (decision). Files over MAX_FILE_READ_BYTES (32 MiB, workspace.ts) are listed but not read:
  * `readText`/`readBytes` throw RESPONSE_TOO_LARGE (with `data.size` and `data.limit`) before opening
  * them, so a 50 MB file never stalls the server.
  *
@@ -34,17 +34,12 @@ import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, watch
 import { readdir, realpath, stat } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { PvfdocError } from '../errors.js';
-import { normalizeText } from '../explain/normalize-text.js';
-import { foldPath, isScriptFile, normalizeArchivePath } from './archive-path.js';
-import type { Workspace, WorkspaceEntry, WorkspaceInfo, WorkspaceText, WorkspaceView } from './workspace.js';
+import { normalizeText } from '../script/normalize-text.js';
+import { LruCache, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
+import { foldPath, isScriptFile, normalizeArchivePath } from '../script/archive-path.js';
+import { checkReadSize, type Workspace, type WorkspaceEntry, type WorkspaceInfo, type WorkspaceText, type WorkspaceView } from './workspace.js';
 
-/** Files larger than this are never read (RESPONSE_TOO_LARGE). */
-export const MAX_WORKSPACE_FILE_BYTES = 32 * 1024 * 1024;
-
-/** Decoded texts kept across views, in UTF-16 code units (about twice that in bytes). */
-const TEXT_CACHE_UNITS = 32 * 1024 * 1024;
-
-export interface DirectoryWorkspaceOptions {
+interface DirectoryWorkspaceOptions {
   workspaceId: string;
   name: string;
   /** The folder on disk. */
@@ -208,8 +203,8 @@ class DirectoryWorkspace implements Workspace {
   private pollOnly = false;
   private scanning: Promise<void> | null = null;
   private currentView: DirectoryView | null = null;
-  private readonly textCache = new Map<string, WorkspaceText>();
-  private textCacheUnits = 0;
+  /** Decoded texts kept across views. */
+  private readonly textCache = new LruCache<string, WorkspaceText>(TEXT_CACHE_UNITS, (text) => text.text.length, TEXT_CACHE_UNITS / 4);
 
   constructor(options: DirectoryWorkspaceOptions) {
     this.workspaceId = options.workspaceId;
@@ -252,7 +247,6 @@ class DirectoryWorkspace implements Workspace {
     this.stopWatcher();
     this.currentView = null;
     this.textCache.clear();
-    this.textCacheUnits = 0;
   }
 
   /** Walks the folder again when something may have changed (or always, without a watcher). */
@@ -266,6 +260,17 @@ class DirectoryWorkspace implements Workspace {
     return this.scanning;
   }
 
+  /** The folder cannot be read: no files until a later scan finds it again. */
+  private fail(error: string, bump: boolean): void {
+    this.error = error;
+    this.stopWatcher();
+    if (bump) this.revision++;
+    this.rootReal = null;
+    this.snapshot = emptySnapshot();
+    this.scanned = true;
+    this.dirty = true;
+  }
+
   private async scan(): Promise<void> {
     const wasOpen = this.rootReal !== null;
     const firstScan = !this.scanned;
@@ -275,13 +280,7 @@ class DirectoryWorkspace implements Workspace {
       const st = await stat(rootReal);
       if (!st.isDirectory()) throw new Error(`${this.root} is not a folder`);
     } catch (cause) {
-      this.error = cause instanceof Error && (cause as NodeJS.ErrnoException).code === 'ENOENT' ? `folder ${this.root} does not exist` : `folder ${this.root} cannot be opened: ${(cause as Error).message}`;
-      this.stopWatcher();
-      if (firstScan || wasOpen) this.revision++;
-      this.rootReal = null;
-      this.snapshot = emptySnapshot();
-      this.scanned = true;
-      this.dirty = true;
+      this.fail(cause instanceof Error && (cause as NodeJS.ErrnoException).code === 'ENOENT' ? `folder ${this.root} does not exist` : `folder ${this.root} cannot be opened: ${(cause as Error).message}`, firstScan || wasOpen);
       return;
     }
     if (this.rootReal !== null && this.rootReal !== rootReal) this.stopWatcher();
@@ -291,13 +290,7 @@ class DirectoryWorkspace implements Workspace {
     try {
       next = await scanFolder(rootReal);
     } catch (cause) {
-      this.error = `folder ${this.root} cannot be read: ${(cause as Error).message}`;
-      this.stopWatcher();
-      if (firstScan || wasOpen) this.revision++;
-      this.rootReal = null;
-      this.snapshot = emptySnapshot();
-      this.scanned = true;
-      this.dirty = true;
+      this.fail(`folder ${this.root} cannot be read: ${(cause as Error).message}`, firstScan || wasOpen);
       return;
     }
     if (this.closed) return;
@@ -354,12 +347,7 @@ class DirectoryWorkspace implements Workspace {
   }
 
   readBytes(view: DirectoryView, record: FileRecord): Buffer {
-    if (record.size > MAX_WORKSPACE_FILE_BYTES) {
-      throw new PvfdocError('RESPONSE_TOO_LARGE', `${record.path} is ${record.size} bytes; files over ${MAX_WORKSPACE_FILE_BYTES} bytes (32 MiB) are not read`, {
-        hint: 'This file is too large to explain or read through pvfdoc; open it with another tool.',
-        data: { path: record.path, size: record.size, limit: MAX_WORKSPACE_FILE_BYTES },
-      });
-    }
+    checkReadSize(record.path, record.size);
     this.checkRealPath(view, record);
     let fd: number;
     try {
@@ -399,9 +387,6 @@ class DirectoryWorkspace implements Workspace {
         st = undefined;
       }
       if (!st || !sameStat(st, record)) this.stale(view, record.path);
-      // Most recently used last.
-      this.textCache.delete(key);
-      this.textCache.set(key, cached);
       return cached;
     }
     const bytes = this.readBytes(view, record);
@@ -412,15 +397,7 @@ class DirectoryWorkspace implements Workspace {
       textRevision: createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32),
       isScript: isScriptFile(record.path, bytes),
     };
-    if (text.length <= TEXT_CACHE_UNITS / 4) {
-      this.textCache.set(key, result);
-      this.textCacheUnits += text.length;
-      for (const [oldKey, old] of this.textCache) {
-        if (this.textCacheUnits <= TEXT_CACHE_UNITS) break;
-        this.textCache.delete(oldKey);
-        this.textCacheUnits -= old.text.length;
-      }
-    }
+    this.textCache.set(key, result);
     return result;
   }
 

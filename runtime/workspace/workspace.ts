@@ -3,8 +3,44 @@
  * later). Tools only talk to this interface, so a contract test suite can run the same checks against
  * every kind.
  */
+import { z } from 'zod';
+import { PvfdocError } from '../errors.js';
 
-export type WorkspaceKind = 'directory' | 'pvf-classic' | 'pvf-nkpi';
+const WorkspaceKindSchema = z.enum(['directory', 'pvf-classic', 'pvf-nkpi']);
+export type WorkspaceKind = z.infer<typeof WorkspaceKindSchema>;
+
+/** What workspace_info reports of one workspace (also its wire shape). */
+export const WorkspaceInfoSchema = z.strictObject({
+  workspaceId: z.string().describe('the workspaceId argument of every other tool'),
+  name: z.string(),
+  kind: WorkspaceKindSchema.describe('directory = a folder of decompiled script text'),
+  pvfVersion: z.string().describe('client version of the workspace ("" = unknown: only version-independent rules apply)'),
+  revision: z.int().describe('content revision; expectedRevision of pvf_annotation_explain. Increases when files change'),
+  fileCount: z.int(),
+  encoding: z
+    .string()
+    .describe('text encoding of the script files: "utf-8" for folders; for a Script.pvf the one detected (cp950, cp936, cp949 or utf-8) or given with --encoding'),
+  archiveOpen: z.boolean().describe('false: nothing can be read from this workspace (see error)'),
+  error: z.string().nullable().describe('why the workspace cannot be read; null when archiveOpen'),
+  warnings: z
+    .array(z.string())
+    .optional()
+    .describe('problems that do not stop reading (Script.pvf: tree entries not listed, repeated names, a doubtful encoding); absent when none'),
+});
+export type WorkspaceInfo = z.infer<typeof WorkspaceInfoSchema>;
+
+/** Files larger than this are listed but never read, whatever holds them (RESPONSE_TOO_LARGE). */
+export const MAX_FILE_READ_BYTES = 32 * 1024 * 1024;
+
+/** Refuses a read of a file over MAX_FILE_READ_BYTES, before any byte of it is read. */
+export function checkReadSize(path: string, size: number): void {
+  if (size <= MAX_FILE_READ_BYTES) return;
+  throw new PvfdocError('RESPONSE_TOO_LARGE', `${path} is ${size} bytes; files over ${MAX_FILE_READ_BYTES} bytes (32 MiB) are not read`, {
+    hint: 'This file is too large to explain or read through pvfdoc; open it with another tool.',
+    data: { path, size, limit: MAX_FILE_READ_BYTES },
+  });
+}
+
 
 export interface WorkspaceEntry {
   /** Last path segment as stored (original case). */
@@ -41,27 +77,6 @@ export interface WorkspaceView {
   readText(path: string): WorkspaceText;
   /** Raw bytes of a file (for .str tables and binary checks). FILE_NOT_FOUND when absent. */
   readBytes(path: string): Uint8Array;
-}
-
-export interface WorkspaceInfo {
-  workspaceId: string;
-  name: string;
-  kind: WorkspaceKind;
-  /** The archive's client version ("" when unknown). */
-  pvfVersion: string;
-  revision: number;
-  fileCount: number;
-  /** Text encoding of scripts (e.g. "utf-8", "cp949"). */
-  encoding: string;
-  /** Whether content can be read (false when a folder or archive is missing or failed to open). */
-  archiveOpen: boolean;
-  /** Why the workspace cannot be read, when archiveOpen is false. */
-  error: string | null;
-  /**
-   * Problems that do not stop reading (archives: tree entries not listed, repeated names, a doubtful
-   * text encoding). Absent or empty when there are none; kinds without such problems leave it out.
-   */
-  warnings?: string[];
 }
 
 export interface Workspace {

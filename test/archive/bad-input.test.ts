@@ -5,9 +5,9 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openClassicArchive, openClassicArchiveBytes } from '../../runtime/archive/classic-archive.js';
-import { blockLength, crc32, encryptBlock } from '../../runtime/archive/crypto.js';
-import { NKPI_MESSAGE } from '../../runtime/archive/header.js';
+import { openClassicArchive, openClassicArchiveBytes } from '../../runtime/classic/classic-archive.js';
+import { blockLength, crc32, encryptBlock } from '../../runtime/classic/crypto.js';
+import { NKPI_MESSAGE } from '../../runtime/classic/header.js';
 import { buildClassicArchive, writeClassicArchive } from '../support/write-classic-archive.js';
 import { caught, caughtAsync, EXAMPLE_PVF, makeTempDir, NKPI_PVF, removeTempDirs } from './helpers.js';
 

@@ -16,11 +16,12 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openClassicArchiveBytes, type ClassicArchive } from '../../runtime/archive/classic-archive.js';
+import { openClassicArchiveBytes, type ClassicArchive } from '../../runtime/classic/classic-archive.js';
 import type { Bundle } from '../../runtime/bundle/load-bundle.js';
 import { explainFile } from '../../runtime/explain/explain-file.js';
 import type { ExplainInput, ExplainOutput } from '../../runtime/explain/explain-schema.js';
-import { openClassicWorkspace } from '../../runtime/workspace/open-classic-workspace.js';
+import { classicDriver } from '../../runtime/workspace/archive-drivers.js';
+import { createArchiveWorkspace } from '../../runtime/workspace/archive-workspace.js';
 import { openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace, WorkspaceEntry, WorkspaceView } from '../../runtime/workspace/workspace.js';
 import { connectMcp, type McpConnection } from '../support/mcp-client.js';
@@ -65,7 +66,7 @@ async function openPair(encoding: string): Promise<Pair> {
   const files = writeFolderOf(archive, root);
   const compiled = new Set(files.filter((f) => archive.isCompiled(f, archive.readFile(f))));
   // Same workspaceId on both sides, so cursors and messages match too.
-  const pvf = await openClassicWorkspace({ workspaceId: 'main', name: 'main', path: file, pvfVersion: VERSION });
+  const pvf = await createArchiveWorkspace(classicDriver, { workspaceId: 'main', name: 'main', path: file, pvfVersion: VERSION, reader: {} });
   const folder = await openDirectoryWorkspace({ workspaceId: 'main', name: 'main', root, pvfVersion: VERSION });
   return { encoding, archive, files, compiled, pvf, folder };
 }

@@ -3,8 +3,8 @@
  * stringtable.bin, the override, CP949 names, text files with and without a BOM.
  */
 import { describe, expect, it } from 'vitest';
-import { openClassicArchiveBytes } from '../../runtime/archive/classic-archive.js';
-import { detectEncoding, encodeText, normalizeEncodingName } from '../../runtime/archive/text-encoding.js';
+import { openClassicArchiveBytes } from '../../runtime/classic/classic-archive.js';
+import { detectEncoding, encodeText, normalizeEncodingName } from '../../runtime/classic/text-encoding.js';
 import { buildClassicArchive, writeClassicArchive } from '../support/write-classic-archive.js';
 import { sampleScripts } from './helpers.js';
 

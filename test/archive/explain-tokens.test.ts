@@ -1,7 +1,7 @@
 /**
  * Explain never misreads the canonical text of a classic archive: for every sample script and for
  * random token streams, the tokens the explain lexer reads from the decompiled text are the archive's
- * token stream, one for one, under the documented canonicalisation (runtime/archive/README.md,
+ * token stream, one for one, under the documented canonicalisation (runtime/classic/README.md,
  * "What explain reads"):
  *
  * | classic token | canonical text | explain token |
@@ -21,14 +21,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openClassicArchiveBytes, type ClassicArchive } from '../../runtime/archive/classic-archive.js';
-import { isPlainLinkKey, isPlainSection } from '../../runtime/archive/decompile.js';
-import { float32FromBits } from '../../runtime/archive/script-float.js';
-import { readScriptTokens, TokenType } from '../../runtime/archive/script-tokens.js';
-import { encodeText } from '../../runtime/archive/text-encoding.js';
-import { formatFloat32 } from '../../runtime/explain/canonical-number.js';
-import { lexScript, type LexToken } from '../../runtime/explain/lex-script.js';
-import { normalizeText } from '../../runtime/explain/normalize-text.js';
+import { openClassicArchiveBytes, type ClassicArchive } from '../../runtime/classic/classic-archive.js';
+import { isPlainLinkKey, isPlainSection } from '../../runtime/classic/decompile.js';
+import { float32FromBits } from '../../runtime/script/script-float.js';
+import { readScriptTokens, TokenType } from '../../runtime/classic/script-tokens.js';
+import { encodeText } from '../../runtime/classic/text-encoding.js';
+import { formatFloat32 } from '../../runtime/script/canonical-number.js';
+import { lexScript, type LexToken } from '../../runtime/script/lex-script.js';
+import { normalizeText } from '../../runtime/script/normalize-text.js';
 import { buildClassicArchive, StringTableBuilder } from '../support/write-classic-archive.js';
 import { archiveFiles, buildSampleArchive, LINKED_EQU, SAMPLE_PATHS } from './sample-workspace.js';
 
@@ -247,7 +247,7 @@ describe('explain reads the canonical text of a classic archive as its token str
   });
 });
 
-describe('the lexer rules for the classic forms (runtime/explain/lex-script.ts)', () => {
+describe('the lexer rules for the classic forms (runtime/script/lex-script.ts)', () => {
   const show = (text: string) => lexScript(text).tokens.map((t) => `${showLexed(t)}@${t.start}-${t.end}`);
 
   it('reads a whole link as one token and anything short of one as before', () => {

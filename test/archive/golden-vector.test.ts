@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { openClassicArchive, openClassicArchiveBytes } from '../../runtime/archive/classic-archive.js';
-import { blockLength, crc32, decryptBlock, encryptBlock, nameHash } from '../../runtime/archive/crypto.js';
-import { formatScriptFloat, float32Bits } from '../../runtime/archive/script-float.js';
-import { entryNameBytes } from '../../runtime/archive/tree.js';
+import { openClassicArchive, openClassicArchiveBytes } from '../../runtime/classic/classic-archive.js';
+import { blockLength, crc32, decryptBlock, encryptBlock, nameHash } from '../../runtime/classic/crypto.js';
+import { formatScriptFloat, float32Bits } from '../../runtime/script/script-float.js';
+import { entryNameBytes } from '../../runtime/classic/tree.js';
 import { compileScriptText, StringTableBuilder, writeClassicArchive } from '../support/write-classic-archive.js';
 import { EXAMPLE_OPTIONS, EXAMPLE_PVF, EXAMPLE_SCRIPTS, EXAMPLE_SHA256 } from './helpers.js';
 

@@ -1,23 +1,25 @@
 /**
- * Shared inputs of the archive tests: the vectors and samples of test/fixtures, temp folders, a seeded PRNG and
- * the "read everything" walk used by the fuzz and bad-input tests.
+ * Shared inputs of the archive tests: the vectors and samples of test/fixtures, temp folders, the
+ * PvfdocError catchers and the "read everything" walk used by the fuzz and bad-input tests.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { isPvfdocError, type PvfdocError } from '../../runtime/errors.js';
-import type { ClassicArchive } from '../../runtime/archive/classic-archive.js';
+import type { ClassicArchive } from '../../runtime/classic/classic-archive.js';
+import { makeTempDir as makeTestTempDir } from '../support/temp-dirs.js';
+
+export { caught, caughtAsync } from '../support/caught.js';
+export { removeTempDirs } from '../support/temp-dirs.js';
 
 /** Copies of the golden vectors and real samples, with their README and PROVENANCE.md beside them. */
-export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
-export const VECTORS = path.join(FIXTURES, 'vectors');
+const FIXTURES = path.resolve(import.meta.dirname, '../fixtures');
+const VECTORS = path.join(FIXTURES, 'vectors');
 export const SAMPLES = path.join(FIXTURES, 'samples');
 export const EXAMPLE_PVF = path.join(VECTORS, 'example.pvf');
 export const NKPI_PVF = path.join(VECTORS, 'nkpi-standard.pvf');
 export const EXAMPLE_SHA256 = 'c5070bd85c2a0d6486c5a7f13eeb48bf515301e7754dc4ba89fa39b06f5746bf';
 
 /** The real sample scripts (PROVENANCE.md), archive name → sample file. */
-export const SAMPLE_FILES: Record<string, string> = {
+const SAMPLE_FILES: Record<string, string> = {
   'equipment/weapon/102010612.equ': 'godof/test/102010612.equ',
   'skill/fighter/earthbreak.skl': 'godof/test/earthbreak.skl',
   'skill/fighter/test.skl': 'godof/test/test.skl',
@@ -41,50 +43,9 @@ export const EXAMPLE_SCRIPTS: [string, string][] = [
 
 export const EXAMPLE_OPTIONS = { guid: '00000000-0000-0000-0000-000000000000', fileVersion: 1 } as const;
 
-const tempDirs: string[] = [];
-
+/** The suite's prefix tells whose folder a leftover temp folder is. */
 export function makeTempDir(prefix = 'pvfdoc-archive-'): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
-
-export function removeTempDirs(): void {
-  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
-
-/** mulberry32: a small seeded PRNG, [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The PvfdocError a call throws (fails the test on success or on another error type). */
-export function caught(run: () => unknown): PvfdocError {
-  try {
-    run();
-  } catch (error) {
-    if (isPvfdocError(error)) return error;
-    throw new Error(`expected a PvfdocError, got ${String(error)}`, { cause: error });
-  }
-  throw new Error('expected a PvfdocError, but the call succeeded');
-}
-
-/** Same for async calls. */
-export async function caughtAsync(run: () => Promise<unknown>): Promise<PvfdocError> {
-  try {
-    await run();
-  } catch (error) {
-    if (isPvfdocError(error)) return error;
-    throw new Error(`expected a PvfdocError, got ${String(error)}`, { cause: error });
-  }
-  throw new Error('expected a PvfdocError, but the call succeeded');
+  return makeTestTempDir(prefix);
 }
 
 export interface ArchiveSnapshot {
@@ -96,22 +57,27 @@ export interface ArchiveSnapshot {
 
 /** Lists every folder and reads every file (bytes and text) of an archive. */
 export function snapshotArchive(archive: ClassicArchive): ArchiveSnapshot {
-  const listings: Record<string, string[]> = {};
   const files: Record<string, [string, string, boolean]> = {};
+  const listings = walkArchive(archive, (file) => {
+    const bytes = archive.readFile(file);
+    const text = archive.readText(file);
+    files[file] = [Buffer.from(bytes).toString('hex'), text.text, text.isScript];
+  });
+  return { listings, files };
+}
+
+/** Lists every folder (depth first) and calls `visit` with each file; returns the listings as ArchiveSnapshot holds them. */
+export function walkArchive(archive: ClassicArchive, visit: (file: string) => void): Record<string, string[]> {
+  const listings: Record<string, string[]> = {};
   const pending = [''];
   while (pending.length > 0) {
     const dir = pending.pop() as string;
     const entries = archive.list(dir);
     listings[dir] = entries.map((e) => `${e.kind}:${e.path}:${e.kind === 'file' ? e.size : ''}`);
     for (const entry of entries) {
-      if (entry.kind === 'directory') {
-        pending.push(entry.path);
-        continue;
-      }
-      const bytes = archive.readFile(entry.path);
-      const text = archive.readText(entry.path);
-      files[entry.path] = [Buffer.from(bytes).toString('hex'), text.text, text.isScript];
+      if (entry.kind === 'directory') pending.push(entry.path);
+      else visit(entry.path);
     }
   }
-  return { listings, files };
+  return listings;
 }

@@ -5,12 +5,12 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { openClassicArchiveBytes, type ClassicArchive } from '../../runtime/archive/classic-archive.js';
-import { MAX_INDENT } from '../../runtime/archive/decompile.js';
-import { formatScriptFloat, float32Bits, float32FromBits } from '../../runtime/archive/script-float.js';
-import { isStringToken } from '../../runtime/archive/script-tokens.js';
-import { canonicalWord, formatFloat32, parseFloat32 } from '../../runtime/explain/canonical-number.js';
-import { lexScript } from '../../runtime/explain/lex-script.js';
+import { openClassicArchiveBytes, type ClassicArchive } from '../../runtime/classic/classic-archive.js';
+import { MAX_INDENT } from '../../runtime/script/script-text-limits.js';
+import { formatScriptFloat, float32Bits, float32FromBits } from '../../runtime/script/script-float.js';
+import { isStringToken } from '../../runtime/classic/script-tokens.js';
+import { canonicalWord, formatFloat32, parseFloat32 } from '../../runtime/script/canonical-number.js';
+import { lexScript } from '../../runtime/script/lex-script.js';
 import { buildClassicArchive, compileScriptText, StringTableBuilder, writeClassicArchive } from '../support/write-classic-archive.js';
 import { sampleScripts } from './helpers.js';
 

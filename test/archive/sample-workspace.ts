@@ -14,7 +14,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { compileLayers } from '../../build/compile-layers.js';
-import type { ClassicArchive } from '../../runtime/archive/classic-archive.js';
+import type { ClassicArchive } from '../../runtime/classic/classic-archive.js';
 import { openBuiltBundle, type Bundle } from '../../runtime/bundle/load-bundle.js';
 import { writeClassicArchive } from '../support/write-classic-archive.js';
 import { SAMPLES } from './helpers.js';

@@ -10,7 +10,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExplainOutput, ExplainOutputAnnotation } from '../../runtime/explain/explain-schema.js';
-import { openWorkspace } from '../../runtime/mcp/open-workspace.js';
+import { openWorkspace } from '../../runtime/workspace/open-workspace.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
 import { connectMcp, type McpConnection } from '../support/mcp-client.js';
 import { makeTempDir, removeTempDirs } from './helpers.js';

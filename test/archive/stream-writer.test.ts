@@ -6,7 +6,7 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openClassicArchive, openClassicArchiveBytes } from '../../runtime/archive/classic-archive.js';
+import { openClassicArchive, openClassicArchiveBytes } from '../../runtime/classic/classic-archive.js';
 import { streamClassicArchive, writeClassicArchive } from '../support/write-classic-archive.js';
 import { makeTempDir, removeTempDirs } from './helpers.js';
 import { archiveFiles, sampleWorkspaceScripts } from './sample-workspace.js';

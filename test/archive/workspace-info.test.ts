@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openWorkspace } from '../../runtime/mcp/open-workspace.js';
+import { openWorkspace } from '../../runtime/workspace/open-workspace.js';
 import type { WorkspaceInfoOutput } from '../../runtime/mcp/tools/workspace-info.js';
 import { openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';

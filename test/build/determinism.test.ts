@@ -15,7 +15,7 @@ import { loadBundle, openBuiltBundle, resolveCurrentBundleDir } from '../../runt
 import { sha256Hex } from '../../runtime/bundle/canonical-json.js';
 import { BUNDLE_FILES, SCHEMA_VERSION } from '../../runtime/bundle/schema.js';
 import { PvfdocError } from '../../runtime/errors.js';
-import { TOKENIZER } from '../../runtime/search/search-index.js';
+import { TOKENIZER } from '../../runtime/bundle/search-index.js';
 
 const BUILTIN_DIR = fileURLToPath(new URL('../../rules/builtin/', import.meta.url));
 const ALL_FILES = ['manifest.json', ...BUNDLE_FILES].sort();

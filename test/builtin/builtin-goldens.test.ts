@@ -19,7 +19,7 @@ import type { Bundle } from '../../runtime/bundle/load-bundle.js';
 import { pathContext } from '../../runtime/explain/annotate-script.js';
 import { explainFile } from '../../runtime/explain/explain-file.js';
 import { ExplainOutputSchema, type ExplainOutput } from '../../runtime/explain/explain-schema.js';
-import { normalizeText } from '../../runtime/explain/normalize-text.js';
+import { normalizeText } from '../../runtime/script/normalize-text.js';
 import { openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
 import { builtinBundle, extensionOf, filesBelow, formatGolden, formatPathContext, GOLDEN_ROOT, WORKSPACE_110US, WORKSPACE_90US } from './helpers.js';

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { parseWorkspaceSpecs } from '../../cli/commands/serve.js';
 import { layerList } from '../../cli/layers.js';
 import { isInsideFolder } from '../../runtime/workspace/open-directory-workspace.js';
-import { normalizeArchivePath } from '../../runtime/workspace/archive-path.js';
+import { normalizeArchivePath } from '../../runtime/script/archive-path.js';
 
 describe('Windows paths (path.win32 semantics)', () => {
   it('--workspace main=D:\\DNF\\Script.pvf keeps the drive and backslashes, and a relative folder resolves', () => {

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SnapshotDiffSchema } from '../../build/diff/diff-schema.js';
+import { SnapshotDiffSchema } from '../../runtime/diff/diff-schema.js';
 import { autoColor } from '../../cli/commands/diff.js';
 import { FIXTURES, layerDirs, ROOT } from './helpers.js';
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { diffBundles } from '../../build/diff/diff-bundles.js';
-import { SnapshotDiffSchema, type SnapshotDiff } from '../../build/diff/diff-schema.js';
+import { SnapshotDiffSchema, type SnapshotDiff } from '../../runtime/diff/diff-schema.js';
 import { openDiffSides } from '../../build/diff/open-sides.js';
 import { codeSpan, markdownText, renderDiffMarkdown } from '../../build/diff/render-markdown.js';
 import { renderDiffText } from '../../build/diff/render-text.js';

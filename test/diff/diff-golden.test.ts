@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffBundles } from '../../build/diff/diff-bundles.js';
-import { SnapshotDiffSchema, type DocumentChange, type SnapshotDiff } from '../../build/diff/diff-schema.js';
+import { SnapshotDiffSchema, type DocumentChange, type SnapshotDiff } from '../../runtime/diff/diff-schema.js';
 import { renderDiffMarkdown } from '../../build/diff/render-markdown.js';
 import { renderDiffText } from '../../build/diff/render-text.js';
 import type { Bundle } from '../../runtime/bundle/load-bundle.js';

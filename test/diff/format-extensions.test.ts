@@ -10,7 +10,7 @@ import { diffBundles } from '../../build/diff/diff-bundles.js';
 import { openDiffSides } from '../../build/diff/open-sides.js';
 import { renderDiffMarkdown } from '../../build/diff/render-markdown.js';
 import { renderDiffText } from '../../build/diff/render-text.js';
-import type { SnapshotDiff } from '../../build/diff/diff-schema.js';
+import type { SnapshotDiff } from '../../runtime/diff/diff-schema.js';
 import { ROOT } from './helpers.js';
 
 const LAYER = path.join(ROOT, 'test/fixtures/layers/format-extensions');

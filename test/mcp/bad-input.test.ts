@@ -19,7 +19,8 @@ import { PvfAnnotationExplainOutputSchema } from '../../runtime/mcp/tools/pvf-an
 import { PvfAnnotationGetOutputSchema } from '../../runtime/mcp/tools/pvf-annotation-get.js';
 import { PvfAnnotationSearchOutputSchema } from '../../runtime/mcp/tools/pvf-annotation-search.js';
 import { WorkspaceInfoOutputSchema } from '../../runtime/mcp/tools/workspace-info.js';
-import { MAX_WORKSPACE_FILE_BYTES, openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';
+import { openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';
+import { MAX_FILE_READ_BYTES } from '../../runtime/workspace/workspace.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
 import { buildSnapshot, callError, callOk, connect, tempDir, textOf, type Connected } from './helpers.js';
 import { protocolWorkspaceFiles, SWORD, writeFiles, writeProtocolLayers } from './protocol-fixture.js';
@@ -205,7 +206,7 @@ describe('bad input through the server', () => {
   it('a 50 MB file: RESPONSE_TOO_LARGE at once, listed with its size', async () => {
     const rev = await revision();
     const explained = await expectRefused('pvf_annotation_explain', { workspaceId: 'main', expectedRevision: rev, filePath: 'etc/huge.equ' }, 'RESPONSE_TOO_LARGE');
-    expect((explained._meta?.[ERROR_META_KEY] as { data: unknown }).data).toMatchObject({ size: FIFTY_MB, limit: MAX_WORKSPACE_FILE_BYTES });
+    expect((explained._meta?.[ERROR_META_KEY] as { data: unknown }).data).toMatchObject({ size: FIFTY_MB, limit: MAX_FILE_READ_BYTES });
     await expectRefused('read_file', { workspaceId: 'main', filePath: 'etc/huge.equ' }, 'RESPONSE_TOO_LARGE');
     await expectRefused('read_file', { workspaceId: 'main', filePath: 'etc/huge.equ', startLine: 1, endLine: 1 }, 'RESPONSE_TOO_LARGE');
     const listed = await callOk(conn.client, 'list_files', { workspaceId: 'main', path: 'etc' }, ListFilesOutputSchema);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compiledBundle } from '../support/compiled-bundle.js';
 import { createRulesHolder } from '../../runtime/bundle/rules-holder.js';
 import { canonicalJson } from '../../runtime/bundle/canonical-json.js';
-import { decodeCursor, encodeCursor, readCursor } from '../../runtime/cursor.js';
+import { decodeCursor, encodeCursor, readCursor } from '../../runtime/bundle/cursor.js';
 import { createCursorKey } from '../../runtime/mcp/cursor-key.js';
 import { createServer } from '../../runtime/mcp/create-server.js';
 import { openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';

@@ -18,7 +18,7 @@ import { PvfAnnotationGetOutputSchema } from '../../runtime/mcp/tools/pvf-annota
 import { PvfAnnotationSearchOutputSchema } from '../../runtime/mcp/tools/pvf-annotation-search.js';
 import { ReadFileOutputSchema } from '../../runtime/mcp/tools/read-file.js';
 import { WorkspaceInfoOutputSchema } from '../../runtime/mcp/tools/workspace-info.js';
-import { openWorkspace } from '../../runtime/mcp/open-workspace.js';
+import { openWorkspace } from '../../runtime/workspace/open-workspace.js';
 import { openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
 import { buildSnapshot, callError, callOk, connect, eventually, SWORD_PATH, SWORD_TEXT, tempDir, textOf, writeWorkspace, type Connected } from './helpers.js';

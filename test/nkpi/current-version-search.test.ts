@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLayers } from '../../build/compile-layers.js';
 import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
 import { createRulesHolder } from '../../runtime/bundle/rules-holder.js';
-import { openWorkspace } from '../../runtime/mcp/open-workspace.js';
+import { openWorkspace } from '../../runtime/workspace/open-workspace.js';
 import { PvfAnnotationSearchOutputSchema } from '../../runtime/mcp/tools/pvf-annotation-search.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
 import { connect, tempDir } from '../mcp/helpers.js';

@@ -7,10 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { detectPvfContainer, PAGED110_UNREADABLE } from '../../runtime/nkpi/detect.js';
+import { detectPvfContainer, PAGED110_UNREADABLE } from '../../runtime/workspace/detect-container.js';
 import { openNkpiArchive, openNkpiArchiveBytes } from '../../runtime/nkpi/nkpi-archive.js';
 import { PAGE_BYTES, PAGE_GUARD_BYTES } from '../../runtime/nkpi/paged.js';
-import { openNkpiWorkspace, type NkpiWorkspace } from '../../runtime/workspace/open-nkpi-workspace.js';
+import { nkpiDriver } from '../../runtime/workspace/archive-drivers.js';
+import { createArchiveWorkspace } from '../../runtime/workspace/archive-workspace.js';
 import { writeClassicArchive } from '../support/write-classic-archive.js';
 import { lockPages, NkpiArchiveBuilder, writeNkpiArchive } from '../support/write-nkpi-archive.js';
 import { caught, caughtAsync, makeTempDir, NKPI_PVF, removeTempDirs, seededRandom } from './helpers.js';
@@ -80,9 +81,8 @@ describe('detectPvfContainer', () => {
 
   it('the workspace of a paged 110 archive: archiveOpen false, pvfVersion 110US, the exact reason; NO_ARCHIVE', async () => {
     const file = write(lockPages(paged110(), testKeys(1, 2)));
-    const workspace = (await openNkpiWorkspace({ workspaceId: 'paged', name: 'paged', path: file })) as NkpiWorkspace;
+    const workspace = await createArchiveWorkspace(nkpiDriver, { workspaceId: 'paged', name: 'paged', path: file, reader: {} });
     expect(workspace.info()).toMatchObject({ kind: 'pvf-nkpi', pvfVersion: '110US', archiveOpen: false, error: `${file}: ${PAGED110_UNREADABLE}` });
-    expect(workspace.container()).toMatchObject({ family: 'nkpi', variant: 'paged110', clientVersion: '110US', readable: false });
     const error = await caughtAsync(() => workspace.view());
     expect(error.code).toBe('NO_ARCHIVE');
     expect(error.message).toContain('not readable without the client’s key files');
@@ -106,7 +106,7 @@ describe('detectPvfContainer', () => {
     // Wrong keys: the header does not decrypt.
     const wrong = caught(() => openNkpiArchiveBytes(locked, 'locked.pvf', { pageKeys: testKeys(2, 5) }));
     expect(wrong.message).toMatch(/^locked\.pvf: not an nkpi archive: its first 4 bytes .* with the Paged110 key \(iNfO\)/);
-    const workspace = await openNkpiWorkspace({ workspaceId: 'keyed', name: 'keyed', path: file, archive: { pageKeys: keys } });
+    const workspace = await createArchiveWorkspace(nkpiDriver, { workspaceId: 'keyed', name: 'keyed', path: file, reader: { pageKeys: keys } });
     expect(workspace.info()).toMatchObject({ pvfVersion: '110US', archiveOpen: true, fileCount: 601 });
     await workspace.close();
   });

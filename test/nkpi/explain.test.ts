@@ -26,9 +26,9 @@ import { compileLayers } from '../../build/compile-layers.js';
 import { openBuiltBundle, type Bundle } from '../../runtime/bundle/load-bundle.js';
 import { explainFile } from '../../runtime/explain/explain-file.js';
 import type { ExplainOutput } from '../../runtime/explain/explain-schema.js';
-import { openClassicWorkspace } from '../../runtime/workspace/open-classic-workspace.js';
+import { classicDriver, nkpiDriver } from '../../runtime/workspace/archive-drivers.js';
+import { createArchiveWorkspace } from '../../runtime/workspace/archive-workspace.js';
 import { openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';
-import { openNkpiWorkspace } from '../../runtime/workspace/open-nkpi-workspace.js';
 import type { Workspace, WorkspaceView } from '../../runtime/workspace/workspace.js';
 import { writeClassicArchive } from '../support/write-classic-archive.js';
 import { NkpiArchiveBuilder, type NkpiWriterOptions } from '../support/write-nkpi-archive.js';
@@ -78,7 +78,7 @@ function archiveOfView(view: WorkspaceView, options: NkpiWriterOptions): Buffer 
 
 /**
  * A classic archive with the files of a folder view: scripts compiled, other files as their bytes. The
- * classic reader never decompiles `.als`, `.txt` and `.ui` files (runtime/archive/README.md), so those
+ * classic reader never decompiles `.als`, `.txt` and `.ui` files (runtime/classic/README.md), so those
  * stay text, as pvfUtility stores them.
  */
 function classicOfView(view: WorkspaceView): Buffer {
@@ -139,11 +139,11 @@ describe.each(CASES)('$folder explained as a folder ($folderVersion) and as an n
     const file = path.join(makeTempDir(), 'Script.pvf');
     writeFileSync(file, archiveOfView(view, writer));
     // 110US archives are paged (keys required); the same content under standard keys is told its version.
-    nkpiWorkspace = await openNkpiWorkspace({ workspaceId: `nkpi-${folder}-${nkpiVersion}`, name: folder, path: file, ...(nkpiVersion === '110US' ? { pvfVersion: '110US' } : {}) });
+    nkpiWorkspace = await createArchiveWorkspace(nkpiDriver, { workspaceId: `nkpi-${folder}-${nkpiVersion}`, name: folder, path: file, reader: {}, ...(nkpiVersion === '110US' ? { pvfVersion: '110US' } : {}) });
     opened.push(nkpiWorkspace);
     const classicFile = path.join(makeTempDir(), 'Script.pvf');
     writeFileSync(classicFile, classicOfView(view));
-    classicWorkspace = await openClassicWorkspace({ workspaceId: `classic-${folder}-${folderVersion}`, name: folder, path: classicFile, pvfVersion: folderVersion, encoding: 'utf-8' });
+    classicWorkspace = await createArchiveWorkspace(classicDriver, { workspaceId: `classic-${folder}-${folderVersion}`, name: folder, path: classicFile, pvfVersion: folderVersion, reader: { encoding: 'utf-8' } });
     opened.push(classicWorkspace);
   });
 

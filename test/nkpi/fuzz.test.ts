@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { isPvfdocError } from '../../runtime/errors.js';
 import { openNkpiArchiveBytes, type NkpiArchive } from '../../runtime/nkpi/nkpi-archive.js';
 import { readNkpiTokens, renderNkpiScript } from '../../runtime/nkpi/render-script.js';
-import { float32Bits, float32FromBits } from '../../runtime/archive/script-float.js';
+import { float32Bits, float32FromBits } from '../../runtime/script/script-float.js';
 import { encodeScriptText, NkpiArchiveBuilder, NkpiPoolBuilder, tokenBytes, type NkpiToken } from '../support/write-nkpi-archive.js';
 import { seededRandom, vectorBytes } from './helpers.js';
 import { layoutOf, patchGrpi, patchHeader, patchTable } from './mutate.js';

@@ -2,12 +2,15 @@
  * Shared inputs of the nkpi tests: the vector of test/fixtures/vectors, the zlib 1.2.13 streams it was made with (so the
  * writer can reproduce it byte for byte), temp folders and the PvfdocError catchers.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { inflateSync } from 'node:zlib';
-import { isPvfdocError, type PvfdocError } from '../../runtime/errors.js';
 import { LCG_ALT, LCG_MAIN, STANDARD_KEYS, xorKeystream } from '../../runtime/nkpi/keystream.js';
+import { makeTempDir as makeTestTempDir } from '../support/temp-dirs.js';
+
+export { caught, caughtAsync } from '../support/caught.js';
+export { seededRandom } from '../support/random.js';
+export { removeTempDirs } from '../support/temp-dirs.js';
 
 export const NKPI_PVF = path.resolve(import.meta.dirname, '../fixtures/vectors/nkpi-standard.pvf');
 export const NKPI_SHA256 = '8f8c5e9482d5f9cedb1db2b7e3f91aef7475e8f648365b23d0d490e65b6e6041';
@@ -26,7 +29,7 @@ export function vectorBytes(): Buffer {
  * zlib 1.2.13 level-6 streams of the vector (sTrA, sTrW, chunk 0), decrypted from the vector itself:
  * raw bytes (hex) → stream. Node's own zlib compresses two of them differently.
  */
-export function vectorStreams(): Map<string, Buffer> {
+function vectorStreams(): Map<string, Buffer> {
   const bytes = vectorBytes();
   const streams = new Map<string, Buffer>();
   const add = (stream: Buffer) => streams.set(inflateSync(stream).toString('hex'), stream);
@@ -46,47 +49,7 @@ export function vectorDeflate(): (raw: Buffer) => Buffer {
   };
 }
 
-const tempDirs: string[] = [];
-
+/** The suite's prefix tells whose folder a leftover temp folder is. */
 export function makeTempDir(prefix = 'pvfdoc-nkpi-'): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
-}
-
-export function removeTempDirs(): void {
-  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
-
-/** mulberry32: a small seeded PRNG, [0, 1). */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** The PvfdocError a call throws (fails the test on success or on another error type). */
-export function caught(run: () => unknown): PvfdocError {
-  try {
-    run();
-  } catch (error) {
-    if (isPvfdocError(error)) return error;
-    throw new Error(`expected a PvfdocError, got ${String(error)}`, { cause: error });
-  }
-  throw new Error('expected a PvfdocError, but the call succeeded');
-}
-
-export async function caughtAsync(run: () => Promise<unknown>): Promise<PvfdocError> {
-  try {
-    await run();
-  } catch (error) {
-    if (isPvfdocError(error)) return error;
-    throw new Error(`expected a PvfdocError, got ${String(error)}`, { cause: error });
-  }
-  throw new Error('expected a PvfdocError, but the call succeeded');
+  return makeTestTempDir(prefix);
 }

@@ -9,8 +9,8 @@ import { describe, expect, it } from 'vitest';
 import { NKPI_HEADER_BYTES, decryptHeader, parseHeaderFields, probeNkpiHeader } from '../../runtime/nkpi/header.js';
 import { ALTERNATE_KEYS, asciiSeed, LCG_ALT, LCG_MAIN, PAGED110_KEYS, STANDARD_KEYS, wideSeed, xorKeystream } from '../../runtime/nkpi/keystream.js';
 import { openNkpiArchiveBytes } from '../../runtime/nkpi/nkpi-archive.js';
-import { formatNkpiFloat, NO_RENDER_RULES, PVFINE_RENDER_RULES, readNkpiTokens, renderNkpiScript, sectionRules, type RenderRules } from '../../runtime/nkpi/render-script.js';
-import { float32Bits } from '../../runtime/archive/script-float.js';
+import { formatNkpiFloat, PVFINE_RENDER_RULES, readNkpiTokens, renderNkpiScript, sectionRules, type RenderRules } from '../../runtime/nkpi/render-script.js';
+import { float32Bits } from '../../runtime/script/script-float.js';
 import { encodeScriptText, NkpiPoolBuilder, tokenBytes, writeNkpiArchive } from '../support/write-nkpi-archive.js';
 import { NKPI_ALTERNATE_HEADER, NKPI_ALTERNATE_SHA256, NKPI_SHA256, VECTOR_SCRIPT, VECTOR_STR, vectorBytes, vectorDeflate } from './helpers.js';
 
@@ -138,6 +138,9 @@ describe('nkpi-standard.pvf (§17.5)', () => {
     }
   });
 });
+
+/** No layout rules: every value stays on its section's line, so a round trip shows the bare token order. */
+const NO_RENDER_RULES: RenderRules = { file: () => null, section: () => null };
 
 /** Encodes text as pvfine does, then renders it (a path decides the file rule). */
 function roundTrip(text: string, rules: RenderRules = NO_RENDER_RULES, path = 'x.equ'): string {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../runtime/bundle/load-bundle.js';
-import { bindingHash, decodeCursor, encodeCursor } from '../../runtime/cursor.js';
+import { bindingHash, decodeCursor, encodeCursor } from '../../runtime/bundle/cursor.js';
 import { PvfdocError } from '../../runtime/errors.js';
 import { documentIdOf, fixtureBundle, get, search } from './search/helpers.js';
 

@@ -1,23 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fileExtension, globError, matchesDefinition, matchGlob, normalizeArchivePath } from '../../runtime/match/match-glob.js';
+import { extensionOf } from '../../runtime/script/archive-path.js';
+import { globError, matchesDefinition, matchGlob, matchKey } from '../../runtime/script/match-glob.js';
 
-describe('normalizeArchivePath', () => {
+describe('matchKey', () => {
   it('turns backslashes into slashes, strips outer slashes and lower-cases', () => {
-    expect(normalizeArchivePath('\\Equipment\\Character\\Sword.EQU/')).toBe('equipment/character/sword.equ');
-    expect(normalizeArchivePath('//a//b//')).toBe('a//b');
-    expect(normalizeArchivePath('/')).toBe('');
+    expect(matchKey('\\Equipment\\Character\\Sword.EQU/')).toBe('equipment/character/sword.equ');
+    expect(matchKey('//a//b//')).toBe('a//b');
+    expect(matchKey('/')).toBe('');
   });
 });
 
-describe('fileExtension', () => {
+describe('extensionOf', () => {
   it('returns the lower-cased last extension of the last segment, dot included', () => {
-    expect(fileExtension('equipment/Sword.EQU')).toBe('.equ');
-    expect(fileExtension('a/b.tar.gz')).toBe('.gz');
-    expect(fileExtension('dir.d/file')).toBe('');
-    expect(fileExtension('a/.hidden')).toBe('.hidden');
-    expect(fileExtension('file.')).toBe('.');
-    expect(fileExtension('')).toBe('');
+    expect(extensionOf('equipment/Sword.EQU')).toBe('.equ');
+    expect(extensionOf('a/b.tar.gz')).toBe('.gz');
+    expect(extensionOf('dir.d/file')).toBe('');
+    expect(extensionOf('a/.hidden')).toBe('.hidden');
+    expect(extensionOf('file.')).toBe('.');
+    expect(extensionOf('')).toBe('');
   });
 });
 
@@ -238,7 +239,7 @@ describe('matchGlob: agrees with a regular-expression model', () => {
         const glob = segments.map((s) => s.glob).join('/');
         expect(globError(glob)).toBeNull();
         const model = new RegExp(`^${segments.map((s) => s.re).join('')}$`, 'u');
-        expect(matchGlob(glob, rawPath)).toBe(model.test(`/${normalizeArchivePath(rawPath)}`));
+        expect(matchGlob(glob, rawPath)).toBe(model.test(`/${matchKey(rawPath)}`));
       }),
       { numRuns: 500 },
     );

@@ -16,15 +16,15 @@
  * `example.pvf` byte for byte.
  */
 import { open } from 'node:fs/promises';
-import { parseFloat32, parseInt32 } from '../../runtime/explain/canonical-number.js';
-import { blockLength, crc32, encryptBlock, nameHash } from '../../runtime/archive/crypto.js';
-import { encodeName } from '../../runtime/archive/names.js';
-import { float32Bits } from '../../runtime/archive/script-float.js';
-import { encodeText } from '../../runtime/archive/text-encoding.js';
+import { parseFloat32, parseInt32 } from '../../runtime/script/canonical-number.js';
+import { blockLength, crc32, encryptBlock, nameHash } from '../../runtime/classic/crypto.js';
+import { encodeName } from '../../runtime/classic/names.js';
+import { float32Bits } from '../../runtime/script/script-float.js';
+import { encodeText } from '../../runtime/classic/text-encoding.js';
 
-export const DEFAULT_GUID = 'fa08bf71-4395-6a4b-a3e3-2617c9fee116';
-export const DEFAULT_FILE_VERSION = 66282;
-export const PVFUTILITY_TRAILER = Buffer.concat([Buffer.from([0]), Buffer.from('This pvf Pack was created by pvfUtility.', 'latin1')]);
+const DEFAULT_GUID = 'fa08bf71-4395-6a4b-a3e3-2617c9fee116';
+const DEFAULT_FILE_VERSION = 66282;
+const PVFUTILITY_TRAILER = Buffer.concat([Buffer.from([0]), Buffer.from('This pvf Pack was created by pvfUtility.', 'latin1')]);
 
 /** Strings in first-use order; text → first index. */
 export class StringTableBuilder {
@@ -65,12 +65,12 @@ export class StringTableBuilder {
   }
 }
 
-export interface CompileOptions {
+interface CompileOptions {
   /** Line ends stored inside multi-line strings ("\r\n" as pvfUtility; "keep" stores them as written). */
   stringNewline?: '\r\n' | '\n' | 'keep';
 }
 
-export class ScriptCompileError extends Error {
+class ScriptCompileError extends Error {
   constructor(
     message: string,
     readonly offset: number,
@@ -208,14 +208,14 @@ function numberValue(word: string, at: number): number {
   throw new ScriptCompileError(`bad number ${JSON.stringify(word)}`, at);
 }
 
-export interface ArchiveFile {
+interface ArchiveFile {
   /** Archive path; lower-cased unless keepCase. */
   path: string;
   /** Plaintext bytes. */
   data: Uint8Array;
 }
 
-export interface BuildOptions {
+interface BuildOptions {
   guid?: string;
   fileVersion?: number;
   /** Append pvfUtility's 41-byte trailer (or these bytes). */
@@ -283,7 +283,7 @@ function pairsOf<T>(input: Pairs<T> | undefined): [string, T][] {
   return Object.entries(input as Record<string, T>);
 }
 
-export interface WriteClassicArchiveInput extends BuildOptions, CompileOptions {
+interface WriteClassicArchiveInput extends BuildOptions, CompileOptions {
   /** Script texts, compiled in this order (the stringtable's first-use order). */
   scripts?: Pairs<string>;
   /** Files stored as they are (text is encoded with `encoding`). */
@@ -318,7 +318,7 @@ export function writeClassicArchive(input: WriteClassicArchiveInput): Buffer {
 
 // --- Streaming to disk (benchmarks: archives of any size in bounded memory) ---
 
-export interface StreamClassicArchiveInput extends CompileOptions {
+interface StreamClassicArchiveInput extends CompileOptions {
   /** Every file but `stringtable.bin`, which is always added (empty without scripts). Lower-cased unless keepCase. */
   paths: readonly string[];
   /** The content of a path, asked once per path in data order (entry order by name hash). */
@@ -334,7 +334,7 @@ export interface StreamClassicArchiveInput extends CompileOptions {
   onProgress?: (written: number, total: number) => void;
 }
 
-export interface StreamedArchive {
+interface StreamedArchive {
   /** Bytes written. */
   size: number;
   /** Entries in the tree (stringtable.bin included). */

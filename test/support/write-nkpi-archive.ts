@@ -3,7 +3,7 @@
  * archives of any size from script texts. Never used by runtime/.
  *
  * - Scripts are encoded as pvfine encodes its text dialect (§11.3), with explain's lexer
- *   (runtime/explain/lex-script.ts, pvfine's lexer): `[x]` and bare words → type 3, backtick strings →
+ *   (runtime/script/lex-script.ts, pvfine's lexer): `[x]` and bare words → type 3, backtick strings →
  *   6, `{N=…}` (N in 5, 7, 8, 10) → N with the pooled text, or the literal value when the text is an
  *   int32 (pvfine's quirk, §11.4), ints → 0, floats → 2 (float32 bits). `#` comments are not stored.
  *   Classic-only forms that explain's lexer also reads (`{6=…}`, `<id::key`text`>`, `{3=n}`, `{4=n}`)
@@ -23,14 +23,14 @@
  */
 import { createCipheriv } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import { parseFloat32, parseInt32 } from '../../runtime/explain/canonical-number.js';
-import { lexScript } from '../../runtime/explain/lex-script.js';
-import { float32Bits } from '../../runtime/archive/script-float.js';
+import { parseFloat32, parseInt32 } from '../../runtime/script/canonical-number.js';
+import { lexScript } from '../../runtime/script/lex-script.js';
+import { float32Bits } from '../../runtime/script/script-float.js';
 import { GUARD_BYTE, NKPI_HEADER_BYTES, NKPI_SIGNATURE } from '../../runtime/nkpi/header.js';
 import { ALTERNATE_KEYS, LCG_ALT, LCG_MAIN, PAGED110_KEYS, STANDARD_KEYS, xorKeystream, type NkpiKeySet, type NkpiKeySetName } from '../../runtime/nkpi/keystream.js';
 import { PAGE_BYTES, PAGE_GUARD_BYTES } from '../../runtime/nkpi/paged.js';
 
-export const KEY_SETS: Record<NkpiKeySetName, NkpiKeySet> = { standard: STANDARD_KEYS, alternate: ALTERNATE_KEYS, paged110: PAGED110_KEYS };
+const KEY_SETS: Record<NkpiKeySetName, NkpiKeySet> = { standard: STANDARD_KEYS, alternate: ALTERNATE_KEYS, paged110: PAGED110_KEYS };
 
 const NON_ASCII = /[^\u0000-\u007f]/;
 
@@ -319,12 +319,12 @@ function pairsOf<T>(input: Pairs<T> | undefined): [string, T][] {
 }
 
 /** A payload with an explicit DataType. */
-export interface TypedPayload {
+interface TypedPayload {
   dataType: number;
   data: Uint8Array;
 }
 
-export interface WriteNkpiArchiveInput extends NkpiWriterOptions {
+interface WriteNkpiArchiveInput extends NkpiWriterOptions {
   /** Script texts (DataType 1), encoded in this order. */
   scripts?: Pairs<string>;
   /**

@@ -1,17 +1,18 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../../cursor.js';
+import { bindingHash, checkOffset, decodeCursor, encodeCursor, type CursorKey } from '../../bundle/cursor.js';
+import { PathKindSchema } from '../../bundle/schema.js';
 import { isPvfdocError, PvfdocError } from '../../errors.js';
-import { normalizeArchivePath } from '../../workspace/archive-path.js';
+import { normalizeArchivePath } from '../../script/archive-path.js';
 import { DEFAULT_LIST_FILES_LIMIT, MAX_LIST_FILES_LIMIT, MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
 
-export const LIST_FILES_TOOL = 'list_files';
+const LIST_FILES_TOOL = 'list_files';
 
-export const ListFilesInputSchema = z.strictObject({
+const ListFilesInputSchema = z.strictObject({
   workspaceId: z.string().min(1).max(200).describe('from workspace_info'),
   path: z.string().max(1000).optional().describe('archive-internal folder path with "/", e.g. "equipment/character"; omit or "" for the top level'),
   cursor: z.string().max(2000).optional().describe('nextCursor of the previous page; omit on the first call'),
@@ -26,7 +27,7 @@ export const ListFilesOutputSchema = z.strictObject({
     z.strictObject({
       name: z.string().describe('last path segment'),
       path: z.string().describe('archive-internal path: filePath of read_file / pvf_annotation_explain, or path of list_files'),
-      kind: z.enum(['file', 'directory']),
+      kind: PathKindSchema,
       size: z.int().nullable().describe('bytes; null for a folder'),
     }),
   ).describe('one level, folders first, then by name'),
@@ -34,7 +35,7 @@ export const ListFilesOutputSchema = z.strictObject({
   nextCursor: z.string().nullable().describe('pass as cursor with the same workspaceId and path for the next page; null on the last page'),
 });
 
-export type ListFilesOutput = z.output<typeof ListFilesOutputSchema>;
+type ListFilesOutput = z.output<typeof ListFilesOutputSchema>;
 
 const DESCRIPTION = [
   'Lists one folder level of a workspace, paged: folders first, then files, by name.',

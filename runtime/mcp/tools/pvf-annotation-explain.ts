@@ -7,7 +7,7 @@ import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
 
-export const PvfAnnotationExplainInputSchema = ExplainInputSchema;
+const PvfAnnotationExplainInputSchema = ExplainInputSchema;
 export const PvfAnnotationExplainOutputSchema = ExplainOutputSchema;
 
 const DESCRIPTION = [
@@ -52,7 +52,7 @@ export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerC
  * One compact line per annotation, readable without structuredContent:
  * `12:4 [rarity]#0.0 稀有度 4 = 史诗` or `30:2 [skill]#0.1 技能 200 → 冲击 (skill/x.skl)`.
  */
-export function formatExplainAnnotation(a: ExplainOutputAnnotation): string {
+function formatExplainAnnotation(a: ExplainOutputAnnotation): string {
   const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${a.tokenIndex === null ? '' : `.${a.tokenIndex}`}`;
   const parts = [`${a.start.line}:${a.start.column}${where}`];
   if (a.title !== '') parts.push(oneLine(a.title));
@@ -75,7 +75,7 @@ function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-export function renderExplain(output: ExplainOutput): string {
+function renderExplain(output: ExplainOutput): string {
   const head = `${output.filePath}: ${output.annotations.length} annotations (revision ${output.revision}, version ${output.pvfVersion || '(unknown)'})${output.nextCursor ? '; more with nextCursor' : ''}`;
   const lines = [head];
   for (const p of output.pathContext) lines.push(`${p.scopeKind} ${p.scopePath}: ${p.title}`);

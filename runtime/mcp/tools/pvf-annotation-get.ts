@@ -2,14 +2,14 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { countChangedSince } from '../../diff/count-changed.js';
 import { PvfdocError } from '../../errors.js';
 import { getDocument, GET_TOOL } from '../../get/get-document.js';
-import { GetInputSchema, GetOutputSchema, type GetOutput } from '../../get/get-schema.js';
+import { GetInputSchema, GetOutputSchema, type GetInput, type GetOutput } from '../../get/get-schema.js';
 import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import type { ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
 
-export const PvfAnnotationGetInputSchema = GetInputSchema;
+const PvfAnnotationGetInputSchema = GetInputSchema;
 export const PvfAnnotationGetOutputSchema = GetOutputSchema;
 
 const DESCRIPTION = [
@@ -49,7 +49,7 @@ async function withChangeCount(
   error: unknown,
   ctx: ServerContext,
   bundle: Parameters<typeof getDocument>[0],
-  args: { documentId: string; rulesRevision?: string | undefined },
+  args: Pick<GetInput, 'documentId' | 'rulesRevision'>,
 ): Promise<unknown> {
   if (!(error instanceof PvfdocError) || error.code !== 'STALE_RULES' || !ctx.snapshotsDir || !args.rulesRevision) return error;
   const count = await countChangedSince(ctx.snapshotsDir, args.rulesRevision, bundle, [args.documentId]);

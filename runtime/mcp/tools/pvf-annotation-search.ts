@@ -1,13 +1,13 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { searchDocuments, SEARCH_TOOL, type SearchOptions } from '../../search/search-documents.js';
-import { SearchInputSchema, SearchOutputSchema, type SearchInput } from '../../search/search-schema.js';
+import { SearchInputSchema, SearchOutputSchema } from '../../search/search-schema.js';
 import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
 
-export const PvfAnnotationSearchInputSchema = SearchInputSchema;
+const PvfAnnotationSearchInputSchema = SearchInputSchema;
 export const PvfAnnotationSearchOutputSchema = SearchOutputSchema;
 
 const DESCRIPTION = [
@@ -36,7 +36,7 @@ export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerCo
         await workspace.view();
         options.currentVersion = workspace.info().pvfVersion;
       }
-      const output = searchDocuments(bundle, args as SearchInput, options);
+      const output = searchDocuments(bundle, args, options);
       const lines = listLines(
         output.items.map(
           (i) =>

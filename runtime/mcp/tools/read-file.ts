@@ -7,9 +7,9 @@ import { findWorkspace, type ServerContext } from '../server-context.js';
 import { toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
 
-export const READ_FILE_TOOL = 'read_file';
+const READ_FILE_TOOL = 'read_file';
 
-export const ReadFileInputSchema = z.strictObject({
+const ReadFileInputSchema = z.strictObject({
   workspaceId: z.string().min(1).max(200).describe('from workspace_info'),
   filePath: z.string().min(1).max(1000).describe('archive-internal path of a file with "/" (from list_files); matched case-insensitively'),
   startLine: z.int().min(1).optional().describe('first line, 1-based, inclusive; default 1'),
@@ -29,7 +29,7 @@ export const ReadFileOutputSchema = z.strictObject({
   truncated: z.boolean().describe(`true when the answer stopped before the requested endLine to stay within ${MAX_READ_FILE_BYTES} bytes as sent; continue with startLine = endLine + 1`),
 });
 
-export type ReadFileOutput = z.output<typeof ReadFileOutputSchema>;
+type ReadFileOutput = z.output<typeof ReadFileOutputSchema>;
 
 const DESCRIPTION = [
   'Reads the text of one workspace file, whole or a line range.',
@@ -77,14 +77,7 @@ export function registerReadFileTool(server: McpServer, ctx: ServerContext): voi
   );
 }
 
-interface LineSlice {
-  text: string;
-  lineCount: number;
-  startLine: number;
-  endLine: number;
-  startOffset: number;
-  truncated: boolean;
-}
+type LineSlice = Pick<ReadFileOutput, 'text' | 'lineCount' | 'startLine' | 'endLine' | 'startOffset' | 'truncated'>;
 
 /** Room left in the answer for everything but the text (file path, revisions, the heading line). */
 const ANSWER_OVERHEAD_BYTES = 4096;
@@ -93,12 +86,12 @@ const ANSWER_OVERHEAD_BYTES = 4096;
  * What a line costs in the answer: the text is sent twice (structuredContent and the readable content)
  * and JSON-escaped (a control character becomes a 6-byte \u escape), so raw bytes undercount it.
  */
-export function sentBytes(line: string): number {
+function sentBytes(line: string): number {
   return 2 * (Buffer.byteLength(JSON.stringify(line)) - 2);
 }
 
 /** Whole lines startLine..endLine of a `\n`-only text, each with its `\n`, within the answer budget. */
-export function sliceLines(text: string, startLine: number | undefined, endLine: number | undefined, maxBytes = MAX_READ_FILE_BYTES): LineSlice {
+function sliceLines(text: string, startLine: number | undefined, endLine: number | undefined, maxBytes = MAX_READ_FILE_BYTES): LineSlice {
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
   const lineCount = starts.length;

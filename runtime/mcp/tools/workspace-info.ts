@@ -1,38 +1,26 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { isPvfdocError } from '../../errors.js';
-import type { Workspace, WorkspaceInfo } from '../../workspace/workspace.js';
+import { WorkspaceInfoSchema, type Workspace, type WorkspaceInfo } from '../../workspace/workspace.js';
 import { READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import type { ServerContext } from '../server-context.js';
 import { toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
+import { RulesStatusSchema } from '../../bundle/rules-holder.js';
 
-export const WORKSPACE_INFO_TOOL = 'workspace_info';
+const WORKSPACE_INFO_TOOL = 'workspace_info';
 
-export const WorkspaceInfoInputSchema = z.strictObject({});
+const WorkspaceInfoInputSchema = z.strictObject({});
 
 export const WorkspaceInfoOutputSchema = z.strictObject({
   rulesRevision: z.string().describe('revision of the active rules snapshot; pass it as rulesRevision to pvf_annotation_get and pvf_annotation_explain'),
   rules: z.strictObject({
-    status: z.enum(['ok', 'reload_failed']).describe('reload_failed: a newer snapshot on disk could not be loaded; the previous one (rulesRevision) is still served'),
+    status: RulesStatusSchema.describe('reload_failed: a newer snapshot on disk could not be loaded; the previous one (rulesRevision) is still served'),
     lastReloadError: z.string().nullable().describe('why the last reload failed; null when status is ok'),
   }),
   supportedVersions: z.array(z.string()).describe('explicit pvfVersion values pvf_annotation_search accepts, e.g. "110US"'),
-  workspaces: z.array(
-    z.strictObject({
-      workspaceId: z.string().describe('the workspaceId argument of every other tool'),
-      name: z.string(),
-      kind: z.enum(['directory', 'pvf-classic', 'pvf-nkpi']).describe('directory = a folder of decompiled script text'),
-      pvfVersion: z.string().describe('client version of the workspace ("" = unknown: only version-independent rules apply)'),
-      revision: z.int().describe('content revision; expectedRevision of pvf_annotation_explain. Increases when files change'),
-      fileCount: z.int(),
-      encoding: z.string().describe('text encoding of the script files: "utf-8" for folders; for a Script.pvf the one detected (cp950, cp936, cp949 or utf-8) or given with --encoding'),
-      archiveOpen: z.boolean().describe('false: nothing can be read from this workspace (see error)'),
-      error: z.string().nullable().describe('why the workspace cannot be read; null when archiveOpen'),
-      warnings: z.array(z.string()).optional().describe('problems that do not stop reading (Script.pvf: tree entries not listed, repeated names, a doubtful encoding); absent when none'),
-    }),
-  ),
+  workspaces: z.array(WorkspaceInfoSchema),
 });
 
 export type WorkspaceInfoOutput = z.output<typeof WorkspaceInfoOutputSchema>;

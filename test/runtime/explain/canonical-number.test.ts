@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalWord, formatFloat32, parseFloat32, parseInt32 } from '../../../runtime/explain/canonical-number.js';
+import { canonicalWord, formatFloat32, parseFloat32, parseInt32 } from '../../../runtime/script/canonical-number.js';
 
 describe('canonicalWord', () => {
   it.each([

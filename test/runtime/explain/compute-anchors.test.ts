@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TargetSpec } from '../../../runtime/bundle/schema.js';
 import { computeAnchors, type Anchor, type AnchorOptions } from '../../../runtime/explain/compute-anchors.js';
-import { parseScriptView } from '../../../runtime/explain/parse-script-view.js';
+import { parseScriptView } from '../../../runtime/script/parse-script-view.js';
 
 function target(partial: Partial<TargetSpec>): TargetSpec {
   return {

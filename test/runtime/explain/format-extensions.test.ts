@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compiledBundle } from '../../support/compiled-bundle.js';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
-import { annotateScript, type ExplainAnnotation, type ReferenceQuery } from '../../../runtime/explain/annotate-script.js';
+import { annotateScript, type ExplainAnnotation } from '../../../runtime/explain/annotate-script.js';
+import type { ReferenceQuery } from '../../../runtime/references/reference-query.js';
 
 const LAYER = fileURLToPath(new URL('../../fixtures/layers/format-extensions/', import.meta.url));
 

@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { compileLayers } from '../../../build/compile-layers.js';
 import { openBuiltBundle, type Bundle } from '../../../runtime/bundle/load-bundle.js';
-import type { AnnotateScriptResult, ExplainAnnotation, PathContextEntry, ReferenceQuery, ReferenceResolution } from '../../../runtime/explain/annotate-script.js';
+import type { AnnotateScriptResult, ExplainAnnotation, PathContextEntry } from '../../../runtime/explain/annotate-script.js';
+import type { ReferenceQuery, ReferenceResolution } from '../../../runtime/references/reference-query.js';
 
 export const GOLDEN_DIR = fileURLToPath(new URL('../../golden/explain/', import.meta.url));
 export const EXPLAIN_LAYER = fileURLToPath(new URL('../../golden/explain/layer/', import.meta.url));

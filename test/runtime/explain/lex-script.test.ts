@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { lexScript, type LexToken } from '../../../runtime/explain/lex-script.js';
+import { lexScript, type LexToken } from '../../../runtime/script/lex-script.js';
 
 /** Tokens as compact strings: open/close tags by name, values as type:value@start-end. */
 function show(tokens: readonly LexToken[]): string[] {

@@ -16,9 +16,9 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { annotateScript } from '../../../runtime/explain/annotate-script.js';
-import { lexScript } from '../../../runtime/explain/lex-script.js';
-import { createLineIndex, normalizeText } from '../../../runtime/explain/normalize-text.js';
-import { foldSectionName, parseScriptView, type AllowNested } from '../../../runtime/explain/parse-script-view.js';
+import { lexScript } from '../../../runtime/script/lex-script.js';
+import { createLineIndex, normalizeText } from '../../../runtime/script/normalize-text.js';
+import { foldSectionName, parseScriptView, type AllowNested } from '../../../runtime/script/parse-script-view.js';
 import { layerBundle, WORKSPACE_LAYER } from '../workspace/helpers.js';
 
 /** Fragments that drive the lexer into each of its branches, plus characters that are easy to mishandle. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLineIndex, normalizeText } from '../../../runtime/explain/normalize-text.js';
+import { createLineIndex, normalizeText } from '../../../runtime/script/normalize-text.js';
 
 describe('normalizeText', () => {
   it('turns CRLF and lone CR into LF and leaves LF alone', () => {

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RenderingRule } from '../../../runtime/bundle/schema.js';
-import { createNestedSectionPredicate, parseScriptView, sectionPath, type ScriptView } from '../../../runtime/explain/parse-script-view.js';
+import { createNestedSectionPredicate } from '../../../runtime/explain/nested-sections.js';
+import { parseScriptView, sectionPath, type ScriptView } from '../../../runtime/script/parse-script-view.js';
 
 /** Each token as `section#id:index=value`. */
 function tokensOf(view: ScriptView): string[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isGoSpace, trimSpace } from '../../../runtime/explain/trim-space.js';
+import { isGoSpace, trimSpace } from '../../../runtime/script/trim-space.js';
 
 describe('trimSpace', () => {
   it('trims Unicode White_Space like Go strings.TrimSpace', () => {

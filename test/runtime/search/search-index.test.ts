@@ -1,5 +1,5 @@
 /**
- * The bigram index (runtime/search/search-index.ts) only proposes candidates, so the one property that
+ * The bigram index (runtime/bundle/search-index.ts) only proposes candidates, so the one property that
  * matters is completeness: every document that holds a word as a substring is proposed. Also: the
  * posting-list encoding round-trips and refuses damaged lists, and query words keep a bracketed group.
  */
@@ -15,7 +15,7 @@ import {
   serializeSearchIndex,
   wordTerms,
   type SearchableRecord,
-} from '../../../runtime/search/search-index.js';
+} from '../../../runtime/bundle/search-index.js';
 
 function record(n: number, fields: Partial<SearchableRecord>): SearchableRecord {
   return { n, id: '', description: '', title: '', content: '', section: '', fieldId: '', relation: '', values: '', labels: '', ...fields };

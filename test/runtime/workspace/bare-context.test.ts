@@ -2,11 +2,11 @@
  * Contextual relations with a context written without (or with) brackets: `.equ` tags such as
  * `[use skill]` write the job as `gunner` or `[gunner]`, and the 技能 relation keys its lists by
  * `[gunner]`. A context that is not a key is tried with brackets added, and the reverse
- * (runtime/workspace/resolve-references.ts).
+ * (runtime/references/resolve-references.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
-import { createReferenceResolver } from '../../../runtime/workspace/resolve-references.js';
+import { createReferenceResolver } from '../../../runtime/references/resolve-references.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
 import { BUILTIN_LAYER, layerBundle, openFolder, removeTempDirs, WORKSPACE_LAYER, type FileTree } from './helpers.js';
 

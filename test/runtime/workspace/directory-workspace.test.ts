@@ -1,7 +1,8 @@
 import { appendFileSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_WORKSPACE_FILE_BYTES, openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
+import { openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
+import { MAX_FILE_READ_BYTES } from '../../../runtime/workspace/workspace.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
 import { caught, errorCode, makeTempDir, openFolder, pollUntil, removeTempDirs, writeTree, type FileTree } from './helpers.js';
 import { testWorkspaceContract } from './workspace-contract.js';
@@ -129,13 +130,13 @@ describe('folder workspace', () => {
     expect(await errorCode(() => view.readText('sub/a.equ'))).toBe('STALE_WORKSPACE');
   });
 
-  it(`refuses files over ${MAX_WORKSPACE_FILE_BYTES} bytes by their size with RESPONSE_TOO_LARGE`, async () => {
-    const { workspace } = await open({ 'big.equ': Buffer.alloc(MAX_WORKSPACE_FILE_BYTES + 1, 0x31), 'small.equ': '1' });
+  it(`refuses files over ${MAX_FILE_READ_BYTES} bytes by their size with RESPONSE_TOO_LARGE`, async () => {
+    const { workspace } = await open({ 'big.equ': Buffer.alloc(MAX_FILE_READ_BYTES + 1, 0x31), 'small.equ': '1' });
     const view = await workspace.view();
-    expect(view.listDirectory('').find((e) => e.name === 'big.equ')?.size).toBe(MAX_WORKSPACE_FILE_BYTES + 1);
+    expect(view.listDirectory('').find((e) => e.name === 'big.equ')?.size).toBe(MAX_FILE_READ_BYTES + 1);
     const error = await caught(() => view.readText('big.equ'));
     expect(error.code).toBe('RESPONSE_TOO_LARGE');
-    expect(error.data).toMatchObject({ size: MAX_WORKSPACE_FILE_BYTES + 1, limit: MAX_WORKSPACE_FILE_BYTES });
+    expect(error.data).toMatchObject({ size: MAX_FILE_READ_BYTES + 1, limit: MAX_FILE_READ_BYTES });
     expect(await errorCode(() => view.readBytes('big.equ'))).toBe('RESPONSE_TOO_LARGE');
   });
 

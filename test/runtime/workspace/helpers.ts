@@ -2,13 +2,13 @@
  * Shared helpers of the workspace and explain-file tests: temp folders with real files, compiled
  * bundles, a bounded poll.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compileLayers } from '../../../build/compile-layers.js';
 import { openBuiltBundle, type Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
+import { makeTempDir as makeSharedTempDir, removeTempDirs } from '../../support/temp-dirs.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
 
 export const WORKSPACE_LAYER = fileURLToPath(new URL('../../fixtures/workspaces/layer/', import.meta.url));
@@ -32,18 +32,12 @@ export function layerBundle(dir: string): Promise<Bundle> {
 
 export type FileTree = Record<string, string | Uint8Array>;
 
-const tempDirs: string[] = [];
-
 /** A new empty folder under the OS temp folder (removed by removeTempDirs). */
 export function makeTempDir(prefix = 'pvfdoc-ws-'): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
-  tempDirs.push(dir);
-  return dir;
+  return makeSharedTempDir(prefix);
 }
 
-export function removeTempDirs(): void {
-  for (const dir of tempDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-}
+export { removeTempDirs };
 
 /** Writes files (archive paths with "/") below root, creating folders. */
 export function writeTree(root: string, files: FileTree): void {

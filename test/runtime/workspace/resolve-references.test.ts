@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
-import { createPathResolver, createReferenceIndex, createReferenceResolver, listPathCandidates } from '../../../runtime/workspace/resolve-references.js';
+import { createPathResolver, createReferenceIndex, createReferenceResolver, listPathCandidates } from '../../../runtime/references/resolve-references.js';
 import type { Workspace, WorkspaceView } from '../../../runtime/workspace/workspace.js';
 import { layerBundle, openFolder, removeTempDirs, WORKSPACE_LAYER, type FileTree } from './helpers.js';
 

@@ -6,7 +6,7 @@ import {
   parsePlaceholder,
   parseStringTable,
   UNTRANSLATED_MARKER,
-} from '../../../runtime/workspace/string-table.js';
+} from '../../../runtime/references/string-table.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
 import { openFolder, removeTempDirs, type FileTree } from './helpers.js';
 

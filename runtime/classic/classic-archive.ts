@@ -1,0 +1,327 @@
+/**
+ * A classic (pvfUtility-format) Script.pvf opened read-only: header and tree parsed and the tree CRC
+ * verified on open; files read lazily at their offsets through the source and CRC-verified on every
+ * read; `stringtable.bin`, `n_string.lst` and `.str` tables loaded on first use; texts decompiled on
+ * demand and cached. One ClassicArchive is one immutable version of the file: a new version on disk is
+ * a new ClassicArchive (the workspace decides when).
+ */
+import { createHash } from 'node:crypto';
+import { PvfdocError } from '../errors.js';
+import { normalizeText } from '../script/normalize-text.js';
+import { LruCache, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
+import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeArchivePath } from '../script/archive-path.js';
+import { hex32, invalidArchiveFile } from '../script/archive-error.js';
+import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
+import { blockLength, crc32, decryptBlock } from './crypto.js';
+import { decompileScript, type MissingLink } from './decompile.js';
+import { HEADER_PROBE_BYTES, parseClassicHeader, type ClassicHeader } from './header.js';
+import { buildIndex, type ArchiveIndex, type DirNode, type FileNode } from './names.js';
+import { isCompiledScript, readScriptTokens, TokenType } from './script-tokens.js';
+import { N_STRING_PATH, parseNStringList, parseStrTable, strPathOf, type NStringList } from './string-links.js';
+import { decodeStringTable, parseStringTable, STRINGTABLE_PATH, type RawStringTable, type StringTable } from './stringtable-bin.js';
+import { decodeTextFile, detectEncoding, normalizeEncodingName, type EncodingDetection } from './text-encoding.js';
+import { decodeTree, type TreeEntries } from './tree.js';
+
+export interface OpenClassicArchiveOptions {
+  /** Text encoding to use instead of detecting one (cp950, cp936, cp949, utf-8, or any iconv-lite name). */
+  encoding?: string;
+}
+
+/** What readText returns for one file. */
+interface ArchiveText {
+  /** Stored path (original case). */
+  path: string;
+  /** Canonical text, `\n` line ends. */
+  text: string;
+  /** sha256 of `text` (32 hex digits, the folder workspace's formula). */
+  textRevision: string;
+  /** Compiled scripts and token-script text; false for `.str`, binaries, NUL bytes. */
+  isScript: boolean;
+  /** `script`: decompiled from tokens; `text`: decoded bytes. */
+  source: 'script' | 'text';
+  /** Links printed with an empty text because their `.str` entry was not found. */
+  missingLinks: MissingLink[];
+}
+
+/** `stringtable.bin` ready to use, or why it is not. */
+type StringTableResult = { table: StringTable } | { error: PvfdocError } | { missing: string };
+
+/** Extensions of text files that are never compiled scripts, even when they start with B0 D0 (§4.1). */
+const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(['.txt', '.als', '.ui']);
+
+/** Opens an archive file read-only. IO_ERROR when it cannot be opened; INVALID_ARCHIVE when it is not a sound classic PVF. */
+export async function openClassicArchive(path: string, options: OpenClassicArchiveOptions = {}): Promise<ClassicArchive> {
+  const given = options.encoding === undefined ? undefined : normalizeEncodingName(options.encoding);
+  const source = await openFileSource(path);
+  try {
+    return new ClassicArchive(source, given, source.identity);
+  } catch (error) {
+    await source.close();
+    throw error;
+  }
+}
+
+/** Opens an archive held in memory (tests, fuzzing); `label` names it in messages. */
+export function openClassicArchiveBytes(bytes: Uint8Array, label: string, options: OpenClassicArchiveOptions = {}): ClassicArchive {
+  const given = options.encoding === undefined ? undefined : normalizeEncodingName(options.encoding);
+  return new ClassicArchive(bytesSource(bytes, label), given, null);
+}
+
+export class ClassicArchive {
+  readonly label: string;
+  readonly size: number;
+  readonly header: ClassicHeader;
+  readonly tree: TreeEntries;
+  readonly index: ArchiveIndex;
+  readonly encoding: EncodingDetection;
+  /** The file version opened (null for bytes in memory). */
+  readonly identity: FileIdentity | null;
+
+  private readonly source: ArchiveSource;
+  private readonly stringTableResult: StringTableResult;
+  private nStringList: NStringList | { missing: string } | undefined;
+  private readonly strTables = new Map<string, Map<string, string> | { missing: string }>();
+  private readonly texts = new LruCache<number, ArchiveText>(TEXT_CACHE_UNITS, (text) => text.text.length, TEXT_CACHE_UNITS / 4);
+
+  /** Use openClassicArchive / openClassicArchiveBytes. */
+  constructor(source: ArchiveSource, givenEncoding: string | undefined, identity: FileIdentity | null) {
+    this.source = source;
+    this.label = source.label;
+    this.size = source.size;
+    this.identity = identity;
+    const start = source.read(0, Math.min(source.size, HEADER_PROBE_BYTES));
+    this.header = parseClassicHeader(start, source.size, this.label);
+    const encryptedTree = source.read(this.header.treeOffset, this.header.treeLength);
+    this.tree = decodeTree(encryptedTree, this.header, source.size, this.label);
+    this.index = buildIndex(this.tree);
+    const raw = this.loadRawStringTable();
+    this.encoding = detectEncoding('table' in raw ? raw.table.rawStrings() : [], givenEncoding);
+    this.stringTableResult = 'table' in raw ? { table: decodeStringTable(raw.table, this.encoding.encoding) } : raw;
+  }
+
+  /** Files reachable by path (duplicates and unusable names left out). */
+  get fileCount(): number {
+    return this.index.files.size;
+  }
+
+  /** Problems worth reporting that do not stop reading (skipped names, duplicates, encoding doubts). */
+  warnings(): string[] {
+    const warnings: string[] = [];
+    for (const s of this.index.skipped.slice(0, 20)) warnings.push(`tree entry ${s.entry} (${JSON.stringify(s.name)}) is not listed: ${s.problem}`);
+    if (this.index.skipped.length > 20) warnings.push(`${this.index.skipped.length - 20} more tree entries are not listed`);
+    if (this.index.duplicates > 0) warnings.push(`${this.index.duplicates} tree entries repeat an earlier name; lookups use the first`);
+    const e = this.encoding;
+    const failed = e.failures[e.encoding] ?? 0;
+    if (failed > 0) {
+      const better = Object.entries(e.failures).filter(([, n]) => n < failed).sort((a, b) => a[1] - b[1])[0];
+      warnings.push(
+        `${failed} of ${e.sampled} sampled non-ASCII strings of stringtable.bin do not decode in ${e.encoding} (${e.source})` +
+          (better ? `; ${better[0]} fails on ${better[1]}: pass --encoding ${better[0]} if the text looks garbled` : ''),
+      );
+    }
+    if ('error' in this.stringTableResult) warnings.push(this.stringTableResult.error.message);
+    return warnings;
+  }
+
+  // --- Paths ---
+
+  /** The file at a path (case-insensitive), or null. INVALID_ARGUMENT for `..`, absolute paths, drive letters. */
+  resolve(path: string): FileNode | null {
+    const canonical = normalizeArchivePath(path);
+    if (canonical === '') return null;
+    return this.index.files.get(foldPath(canonical)) ?? null;
+  }
+
+  /** One folder level: folders first, then files, each by name (case-insensitive, then exact). FILE_NOT_FOUND for an unknown folder. */
+  list(path: string): (FileNode | DirNode)[] {
+    const canonical = normalizeArchivePath(path);
+    const dir = this.index.dirs.get(foldPath(canonical));
+    if (!dir) {
+      const isFile = this.index.files.has(foldPath(canonical));
+      throw new PvfdocError('FILE_NOT_FOUND', isFile ? `${canonical} is a file, not a folder` : `folder ${JSON.stringify(canonical)} is not in the archive`, {
+        hint: isFile ? 'List its folder instead; read or explain the file itself.' : 'List the parent folder (or the root with an empty path) to see what exists.',
+        data: { path: canonical },
+      });
+    }
+    return [...dir.children].sort((a, b) => {
+      if (a.kind !== b.kind) return a.kind === 'directory' ? -1 : 1;
+      return compare(a.name.toLowerCase(), b.name.toLowerCase()) || compare(a.name, b.name);
+    });
+  }
+
+  /** The file at a path or FILE_NOT_FOUND. */
+  file(path: string): FileNode {
+    const node = this.resolve(path);
+    if (!node) {
+      const canonical = normalizeArchivePath(path);
+      throw new PvfdocError('FILE_NOT_FOUND', `file ${JSON.stringify(canonical)} is not in the archive`, {
+        hint: 'Use list_files to see the files of a folder; paths are relative to the archive root.',
+        data: { path: canonical },
+      });
+    }
+    return node;
+  }
+
+  // --- Reads ---
+
+  /**
+   * The plaintext of tree entry `entry` (`path` names it in errors), read at its offset and checked
+   * against its CRC. A mismatch is INVALID_ARCHIVE, or STALE_WORKSPACE when the file on disk changed
+   * since it was opened.
+   */
+  readEntry(entry: number, path: string): Uint8Array {
+    const length = this.tree.dataLength[entry] as number;
+    const expected = this.tree.dataCrc[entry] as number;
+    const hash = this.tree.nameHash[entry] as number;
+    const block = blockLength(length);
+    const position = this.header.dataBase + (this.tree.dataOffset[entry] as number);
+    const bytes = block === 0 ? new Uint8Array(0) : this.source.read(position, block);
+    if (bytes.length < block) {
+      if (this.source.changed()) throw archiveChanged(this.label);
+      throw invalidArchiveFile(this.label, path, `truncated: only ${bytes.length} of its ${block} bytes at offset ${position} could be read`);
+    }
+    decryptBlock(bytes, expected);
+    bytes.fill(0, length);
+    const actual = crc32(bytes, hash);
+    // Accept the unpadded CRC too (some writers, e.g. Zageku, compute it that way; §2.4): still a full check.
+    if (actual !== expected && (length % 4 === 0 || crc32(bytes.subarray(0, length), hash) !== expected)) {
+      if (this.source.changed()) throw archiveChanged(this.label);
+      throw invalidArchiveFile(this.label, path, `file CRC mismatch: the tree says ${hex32(expected)}, the decrypted data gives ${hex32(actual)} (the file's data is damaged)`, {
+        expected,
+        actual,
+      });
+    }
+    return bytes.subarray(0, length);
+  }
+
+  /** Raw bytes of a file (CRC-verified). FILE_NOT_FOUND when absent. */
+  readFile(path: string): Uint8Array {
+    const node = this.file(path);
+    return this.readEntry(node.entry, node.path);
+  }
+
+  /** Whether a file's bytes are a compiled script (B0 D0, and not a table or text extension). */
+  isCompiled(path: string, bytes: Uint8Array): boolean {
+    const ext = extensionOf(path);
+    return isCompiledScript(bytes) && !NON_SCRIPT_EXTENSIONS.has(ext) && !TEXT_EXTENSIONS.has(ext);
+  }
+
+  /**
+   * Canonical text of a file: compiled scripts (and `.lst`) decompiled; other files decoded with the
+   * archive's text encoding (a BOM decides over it). Cached per archive version.
+   */
+  readText(path: string): ArchiveText {
+    const node = this.file(path);
+    const cached = this.texts.get(node.entry);
+    if (cached) return cached;
+    const bytes = this.readEntry(node.entry, node.path);
+    let result: ArchiveText;
+    if (this.isCompiled(node.path, bytes)) {
+      const decompiled = this.decompileBytes(node.path, bytes);
+      result = { path: node.path, text: decompiled.text, textRevision: hashText(decompiled.text), isScript: true, source: 'script', missingLinks: decompiled.missingLinks };
+    } else {
+      const text = normalizeText(decodeTextFile(bytes, this.encoding.encoding).text);
+      result = { path: node.path, text, textRevision: hashText(text), isScript: isScriptFile(node.path, bytes), source: 'text', missingLinks: [] };
+    }
+    this.texts.set(node.entry, result);
+    return result;
+  }
+
+  /** Decompiles a compiled script's bytes (INVALID_ARCHIVE for a bad token type or string index). */
+  decompileBytes(path: string, bytes: Uint8Array): { text: string; missingLinks: MissingLink[] } {
+    const tokens = readScriptTokens(bytes, this.label, path);
+    const table = this.stringTableResult;
+    return decompileScript(tokens, {
+      archive: this.label,
+      path,
+      stringCount: 'table' in table ? table.table.count : 0,
+      string: (i) => ('table' in table ? table.table.get(i) : ''),
+      linkText: (id, key) => this.linkText(id, key),
+      ...('table' in table ? {} : 'error' in table ? { stringTableError: table.error } : { stringTableProblem: table.missing }),
+    });
+  }
+
+  /** `stringtable.bin`, or why it is unusable (missing, damaged). */
+  stringTable(): StringTableResult {
+    return this.stringTableResult;
+  }
+
+  /** The `.str` text of a string link (`<table::key>`), or why there is none. */
+  linkText(table: number, key: string): { text: string } | { missing: string } {
+    const list = this.loadNStringList();
+    if ('missing' in list) return list;
+    const strPath = strPathOf(list, table);
+    if (strPath === null) return { missing: `${N_STRING_PATH} has no table ${table}` };
+    const strings = this.loadStrTable(strPath);
+    if ('missing' in strings) return strings;
+    const text = strings.get(key);
+    return text === undefined ? { missing: `${strPath} (table ${table}) has no key ${JSON.stringify(key)}` } : { text };
+  }
+
+  /** Closes the file; later reads throw STALE_WORKSPACE. */
+  async close(): Promise<void> {
+    this.texts.clear();
+    await this.source.close();
+  }
+
+  // --- Internals ---
+
+  private loadRawStringTable(): { table: RawStringTable } | { error: PvfdocError } | { missing: string } {
+    const node = this.index.files.get(STRINGTABLE_PATH);
+    if (!node) return { missing: `${STRINGTABLE_PATH} is not in the archive` };
+    try {
+      return { table: parseStringTable(this.readEntry(node.entry, node.path), this.label, node.path) };
+    } catch (error) {
+      if (error instanceof PvfdocError && error.code !== 'STALE_WORKSPACE') return { error };
+      throw error;
+    }
+  }
+
+  private requireStringTable(path: string): StringTable {
+    const result = this.stringTable();
+    if ('table' in result) return result.table;
+    if ('error' in result) throw result.error;
+    throw invalidArchiveFile(this.label, path, `refers to strings, but ${result.missing}`);
+  }
+
+  private loadNStringList(): NStringList | { missing: string } {
+    if (this.nStringList) return this.nStringList;
+    const node = this.index.files.get(N_STRING_PATH);
+    if (!node) return (this.nStringList = { missing: `${N_STRING_PATH} is not in the archive` });
+    const bytes = this.readEntry(node.entry, node.path);
+    if (!this.isCompiled(node.path, bytes)) return (this.nStringList = { missing: `${N_STRING_PATH} is not a compiled script` });
+    const tokens = readScriptTokens(bytes, this.label, node.path);
+    const pairs: { id: number; path: string }[] = [];
+    for (let i = 0; i + 1 < tokens.count; i++) {
+      if (tokens.types[i] !== TokenType.Int || tokens.types[i + 1] !== TokenType.String) continue;
+      const table = this.requireStringTable(node.path);
+      const index = tokens.values[i + 1] as number;
+      if (index < 0 || index >= table.count) {
+        throw invalidArchiveFile(this.label, node.path, `token ${i + 1} refers to string ${index}, out of range: stringtable.bin has ${table.count} strings`, { stringIndex: index });
+      }
+      pairs.push({ id: tokens.values[i] as number, path: table.get(index) });
+      i++;
+    }
+    return (this.nStringList = parseNStringList(pairs));
+  }
+
+  private loadStrTable(path: string): Map<string, string> | { missing: string } {
+    const cached = this.strTables.get(path);
+    if (cached) return cached;
+    const node = this.index.files.get(foldPath(path));
+    let table: Map<string, string> | { missing: string };
+    if (!node) table = { missing: `${path} is not in the archive` };
+    else table = parseStrTable(decodeTextFile(this.readEntry(node.entry, node.path), this.encoding.encoding).text);
+    this.strTables.set(path, table);
+    return table;
+  }
+
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function hashText(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
+}

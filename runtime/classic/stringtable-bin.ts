@@ -1,0 +1,78 @@
+/**
+ * `stringtable.bin` (pvf-classic-format §3.1): `uint32 N`, `uint32 off[N+1]` counted from byte 4, then
+ * the string bytes; string i is `file[off[i]+4 .. off[i+1]+4)`. Every offset is checked against the file
+ * when the table is parsed; strings are decoded lazily with the archive's text encoding (trailing NULs
+ * trimmed) and cached.
+ */
+import { invalidArchiveFile } from '../script/archive-error.js';
+import { decodeText } from './text-encoding.js';
+
+export const STRINGTABLE_PATH = 'stringtable.bin';
+
+export interface RawStringTable {
+  readonly count: number;
+  /** Raw bytes of string i (0 ≤ i < count), trailing NULs trimmed. */
+  raw(i: number): Uint8Array;
+  /** Raw bytes of every string, in index order. */
+  rawStrings(): Iterable<Uint8Array>;
+}
+
+export interface StringTable extends RawStringTable {
+  readonly encoding: string;
+  /** Decoded string i (0 ≤ i < count). */
+  get(i: number): string;
+}
+
+/** Parses the table; INVALID_ARCHIVE naming `stringtable.bin` when a count or offset does not fit. */
+export function parseStringTable(bytes: Uint8Array, archive: string, path = STRINGTABLE_PATH): RawStringTable {
+  if (bytes.length < 4) throw invalidArchiveFile(archive, path, `is ${bytes.length} bytes long, too short for its string count`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const count = view.getUint32(0, true);
+  // N+1 offsets must fit in the file before anything is allocated.
+  if (count > Math.floor((bytes.length - 8) / 4)) {
+    throw invalidArchiveFile(archive, path, `declares ${count} strings, but ${bytes.length} bytes cannot hold their ${count + 1} offsets`, { count });
+  }
+  const starts = new Uint32Array(count + 1);
+  let previous = 0;
+  for (let i = 0; i <= count; i++) {
+    const at = view.getUint32(4 + 4 * i, true) + 4;
+    if (at > bytes.length || at < previous) {
+      const what = i === count ? 'the end offset' : `string ${i}`;
+      throw invalidArchiveFile(archive, path, `${what} starts at byte ${at}, ${at > bytes.length ? `past the end of the file (${bytes.length} bytes)` : `before the previous string (byte ${previous})`}`, { index: i });
+    }
+    starts[i] = at;
+    previous = at;
+  }
+  const raw = (i: number): Uint8Array => {
+    let end = starts[i + 1] as number;
+    const start = starts[i] as number;
+    while (end > start && bytes[end - 1] === 0) end--;
+    return bytes.subarray(start, end);
+  };
+  return {
+    count,
+    raw,
+    *rawStrings() {
+      for (let i = 0; i < count; i++) yield raw(i);
+    },
+  };
+}
+
+/** The table with strings decoded lazily in `encoding` (each decoded once). */
+export function decodeStringTable(table: RawStringTable, encoding: string): StringTable {
+  const decoded: (string | undefined)[] = new Array<string | undefined>(table.count);
+  return {
+    count: table.count,
+    encoding,
+    raw: (i) => table.raw(i),
+    rawStrings: () => table.rawStrings(),
+    get(i) {
+      let s = decoded[i];
+      if (s === undefined) {
+        s = decodeText(table.raw(i), encoding);
+        decoded[i] = s;
+      }
+      return s;
+    },
+  };
+}

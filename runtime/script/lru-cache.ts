@@ -1,0 +1,57 @@
+/**
+ * The one cache of the runtime: least recently used out first, bounded by the summed weight of its
+ * values (bytes, UTF-16 units). A value heavier than `maxItemWeight` is not kept, so one huge file
+ * cannot flush everything else.
+ */
+export class LruCache<K, V> {
+  private readonly entries = new Map<K, V>();
+  private weight = 0;
+
+  constructor(
+    private readonly maxWeight: number,
+    private readonly weigh: (value: V) => number,
+    private readonly maxItemWeight: number = maxWeight,
+  ) {}
+
+  get(key: K): V | undefined {
+    const value = this.entries.get(key);
+    if (value !== undefined) {
+      this.entries.delete(key);
+      this.entries.set(key, value);
+    }
+    return value;
+  }
+
+  set(key: K, value: V): void {
+    const weight = this.weigh(value);
+    if (weight > this.maxItemWeight) return;
+    this.delete(key);
+    this.entries.set(key, value);
+    this.weight += weight;
+    for (const [oldKey, old] of this.entries) {
+      if (this.weight <= this.maxWeight) break;
+      this.entries.delete(oldKey);
+      this.weight -= this.weigh(old);
+    }
+  }
+
+  delete(key: K): void {
+    const old = this.entries.get(key);
+    if (old === undefined) return;
+    this.entries.delete(key);
+    this.weight -= this.weigh(old);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.weight = 0;
+  }
+
+  /** The summed weight held now. */
+  get size(): number {
+    return this.weight;
+  }
+}
+
+/** Decoded script texts kept per archive version or folder, in UTF-16 code units (about twice that in bytes). */
+export const TEXT_CACHE_UNITS = 32 * 1024 * 1024;
