@@ -4,7 +4,7 @@
  * A PvfdocError is an expected failure: `isError: true`, the text `CODE: message hint` (plus the data
  * as JSON), and the same fields under `_meta["pvfdoc/error"]`. They are not put in `structuredContent`:
  * the SDK 1.32 Client validates any `structuredContent` against the tool's outputSchema, error results
- * included, and throws instead of returning the error (test/mcp/tool-error.test.ts pins this).
+ * included, and throws instead of returning the error (test/runtime/mcp/tool-error.test.ts pins this).
  *
  * Anything else is a bug: its stack goes to stderr and the caller gets a generic failure without a code,
  * never a code that blames the arguments.

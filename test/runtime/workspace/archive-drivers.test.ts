@@ -12,7 +12,7 @@ import { classicDriver, nkpiDriver } from '../../../runtime/workspace/archive-dr
 import { createArchiveWorkspace, type ArchiveDriver } from '../../../runtime/workspace/archive-workspace.js';
 import { openWorkspace } from '../../../runtime/workspace/open-workspace.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
-import { caughtAsync, EXAMPLE_PVF, makeTempDir, NKPI_PVF, removeTempDirs } from '../../archive/helpers.js';
+import { caughtAsync, EXAMPLE_PVF, makeTempDir, NKPI_PVF, removeTempDirs } from '../classic/helpers.js';
 import { writeClassicArchive } from '../../support/write-classic-archive.js';
 import { writeNkpiArchive } from '../../support/write-nkpi-archive.js';
 import { testArchiveLifecycle } from './archive-lifecycle-contract.js';

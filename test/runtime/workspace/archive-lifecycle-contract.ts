@@ -14,7 +14,7 @@ import { isPvfdocError } from '../../../runtime/errors.js';
 import { caught, caughtAsync } from '../../support/caught.js';
 import { createArchiveWorkspace, type ArchiveDriver } from '../../../runtime/workspace/archive-workspace.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
-import { makeTempDir, removeTempDirs } from '../../archive/helpers.js';
+import { makeTempDir, removeTempDirs } from '../classic/helpers.js';
 
 export interface ArchiveLifecycleOptions<Options> {
   driver: ArchiveDriver<Options>;
