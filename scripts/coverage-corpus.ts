@@ -75,8 +75,7 @@ export function fileType(archivePath: string): string {
 }
 
 function saysSomething(a: ExplainOutputAnnotation): boolean {
-  // schemaVersion 2: a rule's text is summarised on the annotation (the full text is in the page's documents).
-  return a.title.trim() !== '' || a.summary.trim() !== '' || (a.valueLabel ?? '') !== '';
+  return a.title.trim() !== '' || (a.summary ?? '').trim() !== '' || (a.valueLabel ?? '') !== '';
 }
 
 /** Counts one explained file against its own view (the same normalised text the offsets refer to). */
@@ -158,7 +157,8 @@ export async function measureWorkspace(bundle: Bundle, workspace: Workspace, cac
         input: { workspaceId: workspace.workspaceId, expectedRevision: view.revision, filePath, limit: MAX_EXPLAIN_LIMIT, ...(cursor ? { cursor } : {}) },
       });
       if (cursor === undefined) warnings = page.warnings.filter((w) => w.code !== 'UNKNOWN_PVF_VERSION').length;
-      annotations.push(...page.annotations);
+      // schemaVersion 3: a summary its first document already gives is sent once, in documents.
+      annotations.push(...page.annotations.map((a) => (a.summary !== undefined ? a : { ...a, summary: page.documents[a.documentIds[0] ?? '']?.summary ?? '' })));
       cursor = page.nextCursor ?? undefined;
     } while (cursor !== undefined);
     files.push(measureFile(filePath, text.text, annotations, warnings));

@@ -58,6 +58,8 @@ export async function run(argv: string[]): Promise<number> {
       expectedRevision: workspace.info().revision,
       filePath: values.file,
       limit: MAX_EXPLAIN_LIMIT,
+      // A person at a terminal reads the notes in full.
+      fullText: true,
       ...(values.section !== undefined ? { section: values.section } : {}),
     });
     const first = await explainFile({ bundle, workspace, input: base });
@@ -83,7 +85,10 @@ function renderExplain(result: ExplainOutput): string {
   const lines = [
     `${result.filePath}  (workspace revision ${result.revision}, textRevision ${result.textRevision}, rulesRevision ${result.rulesRevision}, version ${result.pvfVersion || 'unknown'})`,
   ];
-  for (const p of result.pathContext) lines.push(`${p.scopeKind} ${p.scopePath}: ${p.title}${p.content ? ` — ${p.content}` : ''}`);
+  for (const p of result.pathContext) {
+    const text = result.documents[p.documentId]?.content ?? result.documents[p.documentId]?.summary ?? '';
+    lines.push(`${p.scopeKind} ${p.scopePath}: ${p.title}${text ? ` — ${text}` : ''}`);
+  }
   lines.push('');
   if (result.annotations.length === 0) {
     lines.push('no annotations (this does not mean the content is valid)');

@@ -10,6 +10,7 @@ import { createCursorKey } from '../../runtime/mcp/cursor-key.js';
 import { createStderrLogger, type Logger } from '../../runtime/mcp/log.js';
 import { openWorkspace } from '../../runtime/workspace/open-workspace.js';
 import { isLoopbackHost, parseHostPort, serveHttp } from '../../runtime/mcp/serve-http.js';
+import { normalizeSiteUrl } from '../../runtime/mcp/site-links.js';
 import { serveStdio } from '../../runtime/mcp/serve-stdio.js';
 import { listToolManifest } from '../../runtime/mcp/tool-manifest.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
@@ -34,6 +35,9 @@ Logs go to stderr. Stop with Ctrl+C (SIGINT) or SIGTERM.
                              e.g. 127.0.0.1:${DEFAULT_HTTP_PORT}; port 0 picks a free one
   --token <secret>           with --http: every request needs Authorization: Bearer <secret>;
                              required when host is not a loopback address
+  --site-url <url>           base URL of the reference site built from the same rules (pvfdoc site):
+                             search, get and explain results link each document to its page there;
+                             with --http and a site served alongside (npm start), that site is used
   --print-manifest           print the tool manifest (names, schemas, annotations) as JSON and exit`;
 
 export async function run(argv: string[]): Promise<number> {
@@ -47,6 +51,7 @@ export async function run(argv: string[]): Promise<number> {
       encoding: { type: 'string' },
       http: { type: 'string' },
       token: { type: 'string' },
+      'site-url': { type: 'string' },
       'print-manifest': { type: 'boolean' },
     },
     false,
@@ -67,6 +72,9 @@ export async function run(argv: string[]): Promise<number> {
   if (http && !isLoopbackHost(http.host) && values.token === undefined) {
     throw new UsageError(`serve: --http ${values.http} is reachable from other machines; add --token <secret>, or bind 127.0.0.1`);
   }
+
+  const siteUrl = values['site-url'] === undefined ? undefined : normalizeSiteUrl(values['site-url']);
+  if (siteUrl === null) throw new UsageError(`serve: --site-url ${values['site-url'] ?? ''} is not an http(s) URL; give the address the site is published at, e.g. https://example.org/pvfdoc/`);
 
   const log = createStderrLogger();
   const rules = await openServedRules(values.snapshots, log);
@@ -93,7 +101,7 @@ export async function run(argv: string[]): Promise<number> {
     for (const warning of info.warnings ?? []) log('warn', 'workspace', `${spec.name}: ${warning}`);
   }
   const snapshotsDir = rules.snapshotsDir !== null ? { snapshotsDir: rules.snapshotsDir } : {};
-  const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache(), cursorKey: createCursorKey(), ...snapshotsDir };
+  const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache(), cursorKey: createCursorKey(), ...snapshotsDir, ...(siteUrl !== undefined ? { siteUrl } : {}) };
   log('info', 'rules', `serving rulesRevision ${rules.holder.current().bundle.rulesRevision}${rules.watcher ? ' (reloads when current changes)' : ''}`);
 
   const stop = waitForSignal();
@@ -101,7 +109,8 @@ export async function run(argv: string[]): Promise<number> {
   let finished: Promise<unknown>;
   try {
     if (http) {
-      const serving = await serveHttp({ ...http, token: values.token, createServer: () => createServer(ctx), log });
+      // An explicit --site-url wins over the site this server serves itself.
+      const serving = await serveHttp({ ...http, token: values.token, createServer: (served) => createServer(ctx.siteUrl === undefined && served.siteUrl !== null ? { ...ctx, siteUrl: served.siteUrl } : ctx), log });
       log('info', 'http', `listening on ${serving.url}`);
       closeTransport = serving.close;
       finished = stop.signal;

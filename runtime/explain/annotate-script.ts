@@ -119,7 +119,6 @@ export function pathContext(bundle: Bundle, versionKey: string, filePath: string
         ruleId: doc.id,
         documentId: doc.documentId,
         title: doc.resolved.annotation.title,
-        content: doc.resolved.annotation.content.trim(),
       });
     }
   }

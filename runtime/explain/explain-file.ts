@@ -19,6 +19,7 @@
  * over every annotation per page). Names of `.lst` row targets are read only for returned items.
  */
 import type { Bundle } from '../bundle/load-bundle.js';
+import type { BundleDocument } from '../bundle/schema.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
 import { bindingHash, checkOffset, encodeCursor, invalidCursor, readCursor, staleRulesCursor, type CursorKey } from '../bundle/cursor.js';
 import { PvfdocError } from '../errors.js';
@@ -92,7 +93,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   const info = workspace.info();
   const versionKey = info.pvfVersion !== '' && bundle.manifest.pvfVersions.includes(info.pvfVersion) && bundle.ruleOrder[info.pvfVersion] ? info.pvfVersion : UNKNOWN_VERSION;
 
-  const requestHash = bindingHash({ tool: EXPLAIN_TOOL, workspaceId: workspace.workspaceId, filePath: foldPath(stored), version: versionKey, filters });
+  const requestHash = bindingHash({ tool: EXPLAIN_TOOL, workspaceId: workspace.workspaceId, filePath: foldPath(stored), version: versionKey, filters, fullText: input.fullText === true });
   const stateHash = bindingHash({ revision: view.revision, textRevision: file.textRevision });
   const binding = `${requestHash}.${stateHash}`;
   const offset = input.cursor === undefined ? 0 : decodeExplainCursor(input.cursor, bundle, requestHash, stateHash, view.revision, args.cursorKey);
@@ -115,7 +116,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   // pathContext is the same on every page of one request: sent once, with the first page.
   const firstPage = start === 0;
   const output: ExplainOutput = {
-    schemaVersion: 2,
+    schemaVersion: 3,
     contentSource: 'workspace',
     rulesRevision: bundle.rulesRevision,
     workspaceId: workspace.workspaceId,
@@ -139,6 +140,9 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
       return structuredClone(a);
     }),
     encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: Number.MAX_SAFE_INTEGER }, args.cursorKey),
+    input.fullText === true,
+    // One note often covers the file and every folder above it (a glob rule): its text is sent once, in documents.
+    firstPage ? explained.pathContext.map((p) => p.documentId) : [],
   );
   const end = start + page.annotations.length;
   output.annotations = page.annotations;
@@ -258,7 +262,7 @@ function explainText(
     resolvePath: createPathResolver(args.view),
   });
   const lines = createLineIndex(result.view.text);
-  const ruleItems = result.annotations.map(toOutputAnnotation);
+  const ruleItems = result.annotations.map((a) => toOutputAnnotation(bundle, a));
   const runtime = runtimeAnnotations({ filePath: path, view: result.view, lines, references: context.references, ruleAnnotations: ruleItems });
   const items: RuntimeAnnotation[] = [...ruleItems.map((annotation) => ({ annotation })), ...runtime];
   items.sort((a, b) => a.annotation.range.start - b.annotation.range.start || a.annotation.range.end - b.annotation.range.end);
@@ -294,12 +298,18 @@ function explainText(
   return explanation;
 }
 
-function toOutputAnnotation(a: ExplainAnnotation): ExplainOutputAnnotation {
+/**
+ * An annotation as sent: what its first document already says (summary, trust) and a single rule's
+ * block are left out, since the page's `documents` carries them once.
+ */
+function toOutputAnnotation(bundle: Bundle, a: ExplainAnnotation): ExplainOutputAnnotation {
+  const summary = summarize(a.content);
+  const first = a.documentIds[0];
+  const documentSummary = first === undefined ? undefined : bundle.documentsById.get(first);
   const out: ExplainOutputAnnotation = {
     title: a.title,
-    summary: summarize(a.content),
+    ...(documentSummary !== undefined && summary === summaryOf(documentSummary) ? {} : { summary }),
     type: a.type,
-    origin: 'rule',
     ruleIds: a.ruleIds,
     documentIds: a.documentIds,
     section: a.section,
@@ -309,9 +319,10 @@ function toOutputAnnotation(a: ExplainAnnotation): ExplainOutputAnnotation {
     range: a.range,
     start: a.start,
     end: a.end,
-    // The full content is in the page's `documents` (once per page), not in every block.
-    blocks: a.blocks.map((b) => (b.trust === undefined ? { title: b.title, ruleId: b.ruleId, documentId: b.documentId } : { title: b.title, ruleId: b.ruleId, documentId: b.documentId, trust: b.trust })),
   };
+  if (a.blocks.length > 1) {
+    out.blocks = a.blocks.map((b) => (b.trust === undefined ? { title: b.title, ruleId: b.ruleId, documentId: b.documentId } : { title: b.title, ruleId: b.ruleId, documentId: b.documentId, trust: b.trust }));
+  }
   if (a.lastTokenIndex !== undefined) out.lastTokenIndex = a.lastTokenIndex;
   if (a.recordIndex !== undefined) out.recordIndex = a.recordIndex;
   if (a.valueLabel !== undefined) out.valueLabel = a.valueLabel;
@@ -347,11 +358,21 @@ function clipMessage(message: string): string {
   return `${message.slice(0, end)}…`;
 }
 
-/** The full text of a cited document, as sent once per page in `documents`. */
-function explainDocument(bundle: Bundle, documentId: string): ExplainDocument | undefined {
+/** A cited document as sent once per page in `documents`: its summary and trust; with fullText its whole content and sources. */
+function explainDocument(bundle: Bundle, documentId: string, fullText: boolean): ExplainDocument | undefined {
   const doc = bundle.documentsById.get(documentId);
   if (!doc) return undefined;
-  return { ruleId: doc.id, title: doc.resolved.annotation.title, content: doc.resolved.annotation.content.trim(), trust: doc.trust, sources: doc.sources };
+  const out: ExplainDocument = { summary: summaryOf(doc) };
+  if (doc.trust !== null) out.trust = doc.trust;
+  if (fullText) {
+    out.content = doc.resolved.annotation.content.trim();
+    out.sources = doc.sources;
+  }
+  return out;
+}
+
+function summaryOf(doc: BundleDocument): string {
+  return summarize(doc.resolved.annotation.content);
 }
 
 interface Page {
@@ -364,9 +385,13 @@ interface Page {
  * EXPLAIN_PAGE_BUDGET_BYTES (the page is cut there, truncated + nextCursor) and, for a single
  * annotation, within MAX_EXPLAIN_RESPONSE_BYTES (else RESPONSE_TOO_LARGE). At least one annotation.
  */
-function fitPage(bundle: Bundle, envelope: ExplainOutput, page: ExplainOutputAnnotation[], longestCursor: string): Page {
-  const envelopeBytes = Buffer.byteLength(JSON.stringify({ ...envelope, annotations: [], documents: {}, nextCursor: longestCursor }));
+function fitPage(bundle: Bundle, envelope: ExplainOutput, page: ExplainOutputAnnotation[], longestCursor: string, fullText: boolean, pathDocuments: readonly string[]): Page {
   const documents: Record<string, ExplainDocument> = {};
+  for (const id of pathDocuments) {
+    const doc = explainDocument(bundle, id, fullText);
+    if (doc) documents[id] = doc;
+  }
+  const envelopeBytes = Buffer.byteLength(JSON.stringify({ ...envelope, annotations: [], documents, nextCursor: longestCursor }));
   let used = 0;
   for (let i = 0; i < page.length; i++) {
     const item = page[i] as ExplainOutputAnnotation;
@@ -374,7 +399,7 @@ function fitPage(bundle: Bundle, envelope: ExplainOutput, page: ExplainOutputAnn
     const added: [string, ExplainDocument][] = [];
     for (const id of new Set(item.documentIds)) {
       if (id in documents) continue;
-      const doc = explainDocument(bundle, id);
+      const doc = explainDocument(bundle, id, fullText);
       if (!doc) continue;
       added.push([id, doc]);
       // "id":{…} plus a comma

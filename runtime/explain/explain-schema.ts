@@ -32,6 +32,7 @@ export const ExplainInputSchema = z.strictObject({
   endLine: z.int().min(1).optional().describe('last line, 1-based, inclusive'),
   cursor: z.string().max(2000).optional().describe('nextCursor of the previous page; omit on the first call'),
   limit: z.int().min(1).max(MAX_EXPLAIN_LIMIT).optional().describe(`annotations per page, 1–${MAX_EXPLAIN_LIMIT}, default ${DEFAULT_EXPLAIN_LIMIT}`),
+  fullText: z.boolean().optional().describe('true: documents also carry each cited definition\'s whole content and sources (default: its one-line summary)'),
 });
 
 const TextRangeSchema = z.strictObject({
@@ -87,9 +88,12 @@ const ExplainPlaceholderSchema = z.strictObject({
 
 const ExplainAnnotationSchema = z.strictObject({
   title: z.string().describe("the field's name: its definition's title (labels and reference names are in valueLabel / reference.name)"),
-  summary: z.string().describe(`one line, at most ${MAX_EXPLAIN_SUMMARY} characters ("…" when cut); the full text is documents[documentId].content`),
+  summary: z
+    .string()
+    .optional()
+    .describe(`one line, at most ${MAX_EXPLAIN_SUMMARY} characters; only when it differs from documents[documentIds[0]].summary (a {record}/{column} filled in) or no document is cited`),
   type: z.union([AnnotationTypeSchema, z.enum(['link', 'placeholder'])]),
-  origin: z.enum(['rule', 'runtime']).describe('runtime = computed from the workspace, not from a rule (ruleIds/documentIds empty)'),
+  origin: z.literal('runtime').optional().describe('computed from the workspace, not from a rule (ruleIds/documentIds empty); absent on rule items'),
   ruleIds: z.array(z.string()),
   documentIds: z.array(z.string()),
   section: z.string().nullable().describe('section name as written; null before any section'),
@@ -108,7 +112,7 @@ const ExplainAnnotationSchema = z.strictObject({
   inlineImage: z.literal(true).optional(),
   pathLink: ExplainPathLinkSchema.optional(),
   placeholder: ExplainPlaceholderSchema.optional(),
-  blocks: z.array(ExplainBlockSchema),
+  blocks: z.array(ExplainBlockSchema).optional().describe('only when several rules meet on this span: each one\'s title, ruleId, documentId and trust'),
 });
 
 const ExplainWarningSchema = z.strictObject({
@@ -126,20 +130,19 @@ const PathContextEntrySchema = z.strictObject({
   ruleId: z.string(),
   documentId: z.string(),
   title: z.string(),
-  content: z.string(),
 });
 
-/** The full text of one document a page cites, sent once per page (schemaVersion 2). */
+/** One document a page cites, sent once per page (schemaVersion 3): what its annotations would repeat. */
 const ExplainDocumentSchema = z.strictObject({
-  ruleId: z.string(),
-  title: z.string(),
-  content: z.string().describe('the definition\'s content as written ({record}/{column} not filled in)'),
-  trust: TrustSchema.nullable(),
-  sources: z.array(z.string()),
+  summary: z.string().describe(`its content in one line, at most ${MAX_EXPLAIN_SUMMARY} characters`),
+  trust: TrustSchema.optional().describe('absent when the definition does not say'),
+  content: z.string().optional().describe('with fullText: the whole content as written ({record}/{column} not filled in)'),
+  sources: z.array(z.string()).optional().describe('with fullText: where its facts come from'),
+  url: z.string().optional().describe('page of this document on the reference site; only when the server knows the site (serve --site-url, or the site it serves itself)'),
 });
 
 export const ExplainOutputSchema = z.strictObject({
-  schemaVersion: z.literal(2),
+  schemaVersion: z.literal(3),
   contentSource: z.literal('workspace'),
   rulesRevision: z.string(),
   workspaceId: z.string(),
@@ -147,7 +150,7 @@ export const ExplainOutputSchema = z.strictObject({
   textRevision: z.string(),
   filePath: z.string().describe('the file as stored in the workspace'),
   pvfVersion: z.string().describe('the version context used ("" = unknown: only unrestricted rules)'),
-  pathContext: z.array(PathContextEntrySchema).describe('on the first page only; later pages send [] and pathContextOmitted'),
+  pathContext: z.array(PathContextEntrySchema).describe('on the first page only; later pages send [] and pathContextOmitted. Its text is documents[documentId]'),
   pathContextOmitted: z.literal(true).optional().describe('set on later pages: pathContext was sent with the first page'),
   annotations: z.array(ExplainAnnotationSchema),
   documents: z.record(z.string(), ExplainDocumentSchema).describe('keyed by documentId: every document the annotations of this page cite, once'),

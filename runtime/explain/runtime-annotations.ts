@@ -1,6 +1,6 @@
 /**
  * Runtime annotations (rule-format §2.5 and §2.7): meaning computed from the workspace, not from a rule.
- * They carry `origin: "runtime"` and empty `ruleIds`/`documentIds`/`blocks`, and are appended after the
+ * They carry `origin: "runtime"`, empty `ruleIds`/`documentIds` and their own `summary`, and are appended after the
  * rule annotations (never merged into them, §2.7).
  *
  * - Implicit list rows (§2.5): when the file is a relation's list (list path or a layout candidate of
@@ -168,6 +168,5 @@ function base(input: RuntimeAnnotationInput, token: ScriptTokenElement): Omit<Ex
     range: { start: token.start, end: token.end },
     start: input.lines.offsetToPosition(token.start),
     end: input.lines.offsetToPosition(token.end),
-    blocks: [],
   };
 }

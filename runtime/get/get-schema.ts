@@ -56,6 +56,7 @@ export const GetOutputSchema = z.strictObject({
   rulesRevision: z.string(),
   document: z.strictObject({
     documentId: z.string(),
+    url: z.string().optional().describe('page of this document on the reference site; only when the server knows the site (serve --site-url, or the site it serves itself)'),
     kind: DefinitionKindSchema,
     ruleId: z.string().nullable(),
     fieldId: z.string().nullable(),

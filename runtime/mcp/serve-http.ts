@@ -26,7 +26,8 @@ interface ServeHttpOptions {
   port: number;
   /** Required when `host` is not a loopback address. */
   token?: string | undefined;
-  createServer: () => CreatedServer;
+  /** Makes the server of one request; `siteUrl` is where this server serves the reference site, if it does. */
+  createServer: (served: { siteUrl: string | null }) => CreatedServer;
   log: Logger;
   /** A static site to serve under / (GET, HEAD); default: the PVFDOC_SITE_DIR environment variable, else none. */
   siteDir?: string | undefined;
@@ -68,6 +69,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   const siteDirOption = options.siteDir ?? process.env.PVFDOC_SITE_DIR;
   const siteDir = siteDirOption ? path.resolve(siteDirOption) : null;
   let allowedHosts = new Set<string>();
+  let siteUrl: string | null = null;
 
   const limits: HttpLimits = { ...HTTP_LIMITS, ...options.limits };
   const http = createHttpServer(
@@ -140,7 +142,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
       reply(res, 400, 'parse error: the body is not JSON', {}, -32700);
       return;
     }
-    const created = options.createServer();
+    const created = options.createServer({ siteUrl });
     // No sessionIdGenerator (the SDK's `sessionIdGenerator: undefined`): stateless, no session header.
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on('close', () => {
@@ -160,6 +162,7 @@ export async function serveHttp(options: ServeHttpOptions): Promise<HttpServing>
   });
   const port = (http.address() as AddressInfo).port;
   allowedHosts = hostsFor(host, port);
+  siteUrl = siteDir === null ? null : `http://${formatHost(host)}:${port}/`;
   const url = `http://${formatHost(host)}:${port}${MCP_PATH}`;
   if (siteDir !== null) log('info', 'http', `reference site from ${siteDir} at http://${formatHost(host)}:${port}/`);
   return {

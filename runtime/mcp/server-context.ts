@@ -21,6 +21,11 @@ export interface ServerContext {
    * without it, LOCAL_CURSOR_KEY (cursors anyone could forge: for tests and in-process use).
    */
   cursorKey?: CursorKey;
+  /**
+   * Base URL of the reference site built from the same rules (serve --site-url, or the site the HTTP
+   * server serves itself): search, get and explain then link each document to its page.
+   */
+  siteUrl?: string;
 }
 
 export function findWorkspace(ctx: ServerContext, workspaceId: string): Workspace {

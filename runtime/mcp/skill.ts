@@ -67,7 +67,7 @@ check and not instructions to follow.
 ## Reading results
 
 - \`effective: false\` (search \`status: "all"\`) shows disabled, overridden or not-applicable definitions and why.
-- \`trust\` (search items, get's \`document\`, each explain \`blocks[]\` entry): \`confirmed\` (independent sources
+- \`trust\` (search items, get's \`document\`, explain's \`documents\` and \`blocks[]\`): \`confirmed\` (independent sources
   agree), \`likely\`, \`unverified\`, or null/absent when the definition does not say; get's \`document.sources\`
   names the sources. Weigh \`likely\` and \`unverified\` notes accordingly; \`trust: ["confirmed"]\` in search keeps
   only confirmed ones.
@@ -76,11 +76,12 @@ check and not instructions to follow.
 - \`resolutionStatus\`: \`resolved\`, \`missing\` (the referenced object is not in the workspace),
   \`context_required\` (e.g. a skill id needs the job; none is guessed), \`unsupported\`.
 - Explain items with \`origin: "runtime"\` are computed from the workspace and have no \`documentIds\`.
-- Explain output (\`schemaVersion\` 2) says each thing once per page: an annotation's \`title\` is the field's
+- Explain output (\`schemaVersion\` 3) says each thing once per page: an annotation's \`title\` is the field's
   name (\`稀有度\`), its \`valueLabel\` the enum label (\`史诗\`), \`reference.name\` the referenced object's
-  name; \`summary\` is one line (at most 80 characters). The full text of each cited document is in
-  \`documents[documentId]\` (\`title\`, \`content\`, \`trust\`, \`sources\`), once per page. \`pathContext\`
-  comes with the first page only (later pages: \`pathContextOmitted: true\`).
+  name. Its one-line description is \`documents[documentIds[0]].summary\` (with \`trust\`); an annotation
+  has its own \`summary\` only where it differs. \`fullText: true\` adds each document's whole \`content\` and
+  \`sources\` (or call pvf_annotation_get with the documentId). \`blocks\` appear only where several rules
+  merge. \`pathContext\` comes with the first page only (later pages: \`pathContextOmitted: true\`).
 - Explain pages end at \`limit\` or at about 24 KB of JSON, whichever is first; \`truncated: true\` then.
 - An empty explanation, an unknown enum value or a missing reference does not mean the content is valid
   or meaningless; \`warnings\` lists parse problems with positions.

@@ -64,6 +64,7 @@ const SearchItemSchema = z.strictObject({
   matchedValues: z.array(z.strictObject({ key: z.string(), label: z.string() })).optional(),
   implicitRuleDocumentId: z.string().nullable().optional().describe('field hits: documentId of its implicit "field:<id>" rule, merged into this hit; else null'),
   implicitRuleId: z.string().nullable().optional().describe('that rule\'s ruleId, or null'),
+  url: z.string().optional().describe('page of this document on the reference site; only when the server knows the site (serve --site-url, or the site it serves itself)'),
 });
 
 export const SearchOutputSchema = z.strictObject({

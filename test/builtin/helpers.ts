@@ -87,7 +87,7 @@ export function formatAnnotation(a: ExplainOutputAnnotation): string[] {
   const section = a.section === null ? '(no section)' : `[${a.section}]#${a.occurrence ?? 0}`;
   const ids = a.origin === 'runtime' ? 'runtime' : a.ruleIds.join(', ');
   const lines = [`${position.padEnd(12)}${section} ${where}${record}  ${showText(a.title)}  (${[a.type, ...details].join(' ')})  ${ids}`];
-  if (a.blocks.length > 1) for (const block of a.blocks) lines.push(`    - ${block.ruleId}: ${showText(block.title)}`);
+  if (a.blocks !== undefined && a.blocks.length > 1) for (const block of a.blocks) lines.push(`    - ${block.ruleId}: ${showText(block.title)}`);
   return lines;
 }
 

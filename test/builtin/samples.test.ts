@@ -131,7 +131,7 @@ describe('the real samples of test/fixtures/samples', () => {
       formatGolden({
         title: [`real sample ${sample} (test/fixtures/samples, see PROVENANCE.md)`, `explained as ${archivePath}, version "90US", no workspace (references unresolved)`],
         text: result.view.text,
-        annotations: result.annotations.map(({ content, ...a }) => ({ ...a, summary: content })),
+        annotations: result.annotations.map(({ content, origin: _rule, ...a }) => ({ ...a, summary: content })),
         warnings: result.warnings,
         pathContext: pathContext(bundle, '90US', archivePath),
         extra: [{ heading: `sections (facts table of ${ext}, coverage map)`, lines: sectionLines }],

@@ -87,6 +87,12 @@ describe('pvfdoc CLI (dist/pvfdoc.mjs)', () => {
     expect(result.stderr).toContain('110US');
   });
 
+  it('serve refuses a --site-url that is not an http(s) URL, naming it (exit 2)', async () => {
+    const result = await pvfdoc(['serve', '--site-url', 'file:///C:/site/'], work);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--site-url file:///C:/site/ is not an http(s) URL');
+  });
+
   it('exits 2 with a usage message for an unknown option', async () => {
     const result = await pvfdoc(['search', '--nope'], work);
     expect(result.code).toBe(2);

@@ -6,6 +6,8 @@ import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
+import { documentPageUrl } from '../../bundle/site-paths.js';
+import { documentLinks, withLinks } from '../site-links.js';
 
 const PvfAnnotationExplainInputSchema = ExplainInputSchema;
 export const PvfAnnotationExplainOutputSchema = ExplainOutputSchema;
@@ -13,7 +15,7 @@ export const PvfAnnotationExplainOutputSchema = ExplainOutputSchema;
 const DESCRIPTION = [
   'Explains what the annotation rules say about an actual script file in a workspace: each annotated section tag and token with its position, value, enum label or referenced object (with resolutionStatus), plus the notes of the file and its folders (pathContext). It reads the committed workspace content (contentSource "workspace"), never unsaved editor drafts.',
   'Call it on an existing file before changing it, to see which sections repeat, what values mean and what they point to. workspaceId and expectedRevision (the workspace revision) come from workspace_info; filePath from list_files; rulesRevision (optional) from workspace_info or an earlier search. Narrow with section, occurrence (0-based, needs section), tokenIndex (0-based, needs section and occurrence) or startLine/endLine (1-based, inclusive). Without occurrence every same-name section is explained, paged.',
-  'Each annotation: title (the field), one-line summary, value, valueLabel or reference, range (0-based, end-exclusive UTF-16 offsets into the read_file text) and start/end (1-based line/column); the full texts of the cited documents are in documents, once per page; pathContext comes with the first page. origin "runtime" items come from the workspace and have no documentIds. An empty or partial explanation does not mean the content is valid. Follow nextCursor with identical arguments for more.',
+  'Each annotation: title (the field), value, valueLabel or reference, range (0-based, end-exclusive UTF-16 offsets into the read_file text) and start/end (1-based line/column); its one-line description is documents[documentIds[0]].summary, once per page (fullText: true adds whole contents); pathContext comes with the first page. origin "runtime" items come from the workspace, with their own summary. An empty or partial explanation does not mean the content is valid. Follow nextCursor with identical arguments for more.',
   describeErrors([
     'WORKSPACE_NOT_FOUND',
     'NO_ARCHIVE',
@@ -42,8 +44,12 @@ export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerC
     withToolErrors(ctx.log, async (args) => {
       const { bundle } = ctx.rules.current();
       const workspace = findWorkspace(ctx, args.workspaceId);
-      const output = await explainFile({ bundle, workspace, input: args, ...(ctx.explainCache ? { cache: ctx.explainCache } : {}), ...(ctx.cursorKey ? { cursorKey: ctx.cursorKey } : {}) });
-      return toolResult(output, renderExplain(output));
+      const explained = await explainFile({ bundle, workspace, input: args, ...(ctx.explainCache ? { cache: ctx.explainCache } : {}), ...(ctx.cursorKey ? { cursorKey: ctx.cursorKey } : {}) });
+      const siteUrl = ctx.siteUrl;
+      if (siteUrl === undefined) return toolResult(explained, renderExplain(explained));
+      const documents = Object.fromEntries(Object.entries(explained.documents).map(([id, doc]) => [id, { ...doc, url: documentPageUrl(siteUrl, id) }]));
+      const output = { ...explained, documents };
+      return withLinks(toolResult(output, renderExplain(output)), documentLinks(siteUrl, citedDocuments(output)));
     }),
   );
 }
@@ -69,6 +75,13 @@ function formatExplainAnnotation(a: ExplainOutputAnnotation): string {
   if (a.placeholder) parts.push(`→ ${a.placeholder.text ?? `${a.placeholder.table}:${a.placeholder.key}`}${a.placeholder.resolutionStatus === 'resolved' ? '' : ` (${a.placeholder.resolutionStatus})`}`);
   if (a.image) parts.push(`image ${a.image.path}[${a.image.index}]`);
   return parts.join(' ');
+}
+
+/** The documents of a page in the order its path notes and annotations cite them, each with the title it is cited under. */
+function citedDocuments(output: ExplainOutput): { documentId: string; title: string }[] {
+  const notes = output.pathContext.map((p) => ({ documentId: p.documentId, title: p.title }));
+  const cited = output.annotations.flatMap((a) => a.blocks ?? a.documentIds.map((documentId) => ({ documentId, title: a.title })));
+  return [...notes, ...cited.map((b) => ({ documentId: b.documentId, title: b.title }))];
 }
 
 function oneLine(text: string): string {

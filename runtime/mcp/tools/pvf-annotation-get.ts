@@ -7,6 +7,8 @@ import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import type { ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
+import { documentPageUrl } from '../../bundle/site-paths.js';
+import { documentLinks, withLinks } from '../site-links.js';
 import { publishedOutputSchema } from '../published-schema.js';
 
 const PvfAnnotationGetInputSchema = GetInputSchema;
@@ -32,8 +34,11 @@ export function registerPvfAnnotationGetTool(server: McpServer, ctx: ServerConte
     withToolErrors(ctx.log, async (args) => {
       const { bundle } = ctx.rules.current();
       try {
-        const output = getDocument(bundle, args, ctx.cursorKey ? { cursorKey: ctx.cursorKey } : {});
-        return toolResult(output, renderGet(output));
+        const found = getDocument(bundle, args, ctx.cursorKey ? { cursorKey: ctx.cursorKey } : {});
+        const siteUrl = ctx.siteUrl;
+        if (siteUrl === undefined) return toolResult(found, renderGet(found));
+        const output = { ...found, document: { ...found.document, url: documentPageUrl(siteUrl, found.document.documentId) } };
+        return withLinks(toolResult(output, renderGet(output)), documentLinks(siteUrl, [{ documentId: output.document.documentId, title: output.document.title }]));
       } catch (error) {
         throw await withChangeCount(error, ctx, bundle, args);
       }

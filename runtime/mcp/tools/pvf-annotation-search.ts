@@ -5,6 +5,8 @@ import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
 import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
+import { documentPageUrl } from '../../bundle/site-paths.js';
+import { documentLinks, withLinks } from '../site-links.js';
 import { publishedOutputSchema } from '../published-schema.js';
 
 const PvfAnnotationSearchInputSchema = SearchInputSchema;
@@ -36,7 +38,9 @@ export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerCo
         await workspace.view();
         options.currentVersion = workspace.info().pvfVersion;
       }
-      const output = searchDocuments(bundle, args, options);
+      const found = searchDocuments(bundle, args, options);
+      const siteUrl = ctx.siteUrl;
+      const output = siteUrl === undefined ? found : { ...found, items: found.items.map((i) => ({ ...i, url: documentPageUrl(siteUrl, i.documentId) })) };
       const lines = listLines(
         output.items.map(
           (i) =>
@@ -51,7 +55,8 @@ export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerCo
             }`
           : `${output.items.length} of ${output.totalMatches} documents (rulesRevision ${output.rulesRevision}, version ${output.context.pvfVersion || '(unknown)'})${output.nextCursor ? '; more with nextCursor' : ''}`;
       const warnings = (output.warnings ?? []).map((w) => `warning: ${w}`);
-      return toolResult(output, [head, ...warnings, ...lines].join('\n'));
+      const result = toolResult(output, [head, ...warnings, ...lines].join('\n'));
+      return siteUrl === undefined ? result : withLinks(result, documentLinks(siteUrl, output.items));
     }),
   );
 }

@@ -124,7 +124,7 @@ describe('annotateScript goldens', () => {
   it.each(CASES)('explains the $name case like its golden file (test/golden/explain/<case>.explain.txt)', async (c) => {
     const versionKey = c.versionKey ?? '90US';
     const result = annotateScript({ bundle, versionKey, filePath: c.filePath, text: c.text, resolveReference: stubResolveReference, resolvePath: stubResolvePath });
-    const golden = formatGolden({ title: c.title, filePath: c.filePath, versionKey, result, pathContext: pathContext(bundle, versionKey, c.filePath) });
+    const golden = formatGolden({ title: c.title, filePath: c.filePath, versionKey, result, pathContext: pathContext(bundle, versionKey, c.filePath).map((p) => ({ ...p, content: bundle.documentsById.get(p.documentId)?.resolved.annotation.content.trim() ?? '' })) });
     await expect(golden).toMatchFileSnapshot(path.join(GOLDEN_DIR, `${c.name}.explain.txt`));
   });
 });
@@ -227,7 +227,9 @@ describe('pathContext', () => {
       ['directory', 'Equipment/Character', 'path.equipment'],
       ['directory', 'Equipment', 'path.equipment'],
     ]);
-    expect(entries[0]).toMatchObject({ title: '装备目录', content: '所有装备文件' });
+    expect(entries[0]).toMatchObject({ title: '装备目录' });
+    // The note's text is its document's (sent once per page in explain's documents).
+    expect(bundle.documentsById.get(entries[0]?.documentId ?? '')?.resolved.annotation.content).toBe('所有装备文件');
   });
 
   it('never applies extension rules to folders, even one named like a file', () => {

@@ -59,7 +59,7 @@ describe('examples/workspace with the builtin rules', () => {
   it('the registries: list rows link to their files with the target names', async () => {
     const skills = await explainAll('skill/fighterskill.lst');
     // Each row: its id token (the builtin rule builtin.lst.row-id, before any section), then the runtime link.
-    expect(skills.map((a) => [a.origin, a.title, a.reference?.path])).toEqual([
+    expect(skills.map((a) => [a.origin ?? 'rule', a.title, a.reference?.path])).toEqual([
       ['rule', '列表 ID', undefined],
       ['runtime', '技能', 'skill/fighter/earthbreak.skl'],
       ['rule', '列表 ID', undefined],

@@ -98,7 +98,7 @@ describe('explainFile: output', () => {
     const view = await workspace.view();
     const out = await explain({ filePath: 'EQUIPMENT/Character/sword.EQU', limit: 100 });
     expect(out).toMatchObject({
-      schemaVersion: 2,
+      schemaVersion: 3,
       contentSource: 'workspace',
       rulesRevision: bundle.rulesRevision,
       workspaceId: workspace.workspaceId,
@@ -155,16 +155,16 @@ describe('explainFile: output', () => {
 
   it('runtime placeholder: origin runtime, empty ids, after the rule annotation on the same span', async () => {
     const out = await explain({ filePath: SWORD_PATH, section: 'name' });
-    expect(out.annotations.map((a) => [a.origin, a.type, a.title])).toEqual([
+    expect(out.annotations.map((a) => [a.origin ?? 'rule', a.type, a.title])).toEqual([
       ['rule', 'text', '名称'],
       ['runtime', 'placeholder', '苍穹幕落'],
     ]);
     const [rule, placeholder] = out.annotations;
     expect(placeholder?.range).toEqual(rule?.range);
+    expect(placeholder?.blocks).toBeUndefined();
     expect(placeholder).toMatchObject({
       ruleIds: [],
       documentIds: [],
-      blocks: [],
       section: 'name',
       occurrence: 0,
       tokenIndex: 0,
@@ -185,7 +185,7 @@ describe('explainFile: output', () => {
 
   it('a relation list gets runtime list-row references (missing rows kept); other .lst files get links', async () => {
     const list = await explain({ filePath: 'equipment/equipment.lst' });
-    expect(list.annotations.map((a) => [a.origin, a.type, a.value, a.title, a.reference?.resolutionStatus, a.reference?.relation])).toEqual([
+    expect(list.annotations.map((a) => [a.origin ?? 'rule', a.type, a.value, a.title, a.reference?.resolutionStatus, a.reference?.relation])).toEqual([
       // List rows are titled with the relation's name, like a rule's field title.
       ['runtime', 'reference', 'character/sword.equ', '装备', 'resolved', '装备'],
       ['runtime', 'reference', 'character/missing.equ', '装备', 'missing', '装备'],

@@ -79,7 +79,10 @@ export function formatAnnotation(a: ExplainAnnotation): string[] {
   return lines;
 }
 
-export function formatPathContext(entry: PathContextEntry): string {
+/** A path note with its document's text (the wire entry sends it once, in documents). */
+export type PathNote = PathContextEntry & { content: string };
+
+export function formatPathContext(entry: PathNote): string {
   return `${entry.scopeKind} ${entry.scopePath}  ${entry.ruleId}: ${showText(entry.title)}${entry.content ? ` | ${showText(entry.content)}` : ''}`;
 }
 
@@ -89,7 +92,7 @@ export function formatGolden(args: {
   filePath: string;
   versionKey: string;
   result: AnnotateScriptResult;
-  pathContext: readonly PathContextEntry[];
+  pathContext: readonly PathNote[];
 }): string {
   const { result } = args;
   const out = [`# ${args.title}`, `# file ${args.filePath}, version ${JSON.stringify(args.versionKey)}`, '', '## text (normalised)'];

@@ -56,18 +56,34 @@ describe('explain answers an agent can afford (issue 14)', () => {
   it('says each thing once per page: documents keyed by documentId, one-line summaries, pathContext on the first page', async () => {
     const pages = await explainPages();
     expect(pages.length).toBeGreaterThan(1);
+    let ownSummaries = 0;
+    let annotations = 0;
     for (const [i, { out }] of pages.entries()) {
-      expect(out.schemaVersion).toBe(2);
-      const cited = new Set(out.annotations.flatMap((a) => a.documentIds));
+      expect(out.schemaVersion).toBe(3);
+      // What the annotations cite, and on the first page the path notes: each document once.
+      const cited = new Set([...out.annotations.flatMap((a) => a.documentIds), ...out.pathContext.map((p) => p.documentId)]);
       expect(new Set(Object.keys(out.documents))).toEqual(cited);
       for (const a of out.annotations) {
-        expect(a.summary.length).toBeLessThanOrEqual(MAX_EXPLAIN_SUMMARY);
-        expect(a.summary).not.toMatch(/\n/);
-        for (const b of a.blocks) expect(b).not.toHaveProperty('content');
+        annotations++;
+        // A summary travels with the annotation only when its first document does not already say it.
+        const first = a.documentIds[0];
+        if (first === undefined) expect(a.summary).toBeDefined();
+        else if (a.summary !== undefined) {
+          expect(a.summary).not.toBe(out.documents[first]?.summary);
+          ownSummaries++;
+        }
+        expect((a.summary ?? '').length).toBeLessThanOrEqual(MAX_EXPLAIN_SUMMARY);
+        expect(a.summary ?? '').not.toMatch(/\n/);
+        // One rule: its block would only repeat the annotation; blocks list the rules that merged.
+        if (a.blocks !== undefined) expect(a.blocks.length).toBeGreaterThan(1);
+        if (a.ruleIds.length > 1) expect(a.blocks?.map((b) => b.ruleId)).toEqual(a.ruleIds);
+        expect(a.origin).toBeUndefined();
       }
       for (const [id, doc] of Object.entries(out.documents)) {
-        expect(out.annotations.some((a) => a.documentIds.includes(id))).toBe(true);
-        expect(doc).toMatchObject({ title: expect.any(String), content: expect.any(String), sources: expect.any(Array) });
+        expect(out.annotations.some((a) => a.documentIds.includes(id)) || out.pathContext.some((p) => p.documentId === id)).toBe(true);
+        expect(doc.summary.length).toBeLessThanOrEqual(MAX_EXPLAIN_SUMMARY);
+        expect(doc).not.toHaveProperty('content');
+        expect(doc).not.toHaveProperty('sources');
       }
       if (i === 0) {
         expect(out.pathContext.length).toBeGreaterThan(0);
@@ -77,6 +93,21 @@ describe('explain answers an agent can afford (issue 14)', () => {
         expect(out.pathContextOmitted).toBe(true);
       }
     }
+    // Most rule annotations say what their document says: their summary is not repeated.
+    expect(ownSummaries).toBeLessThan(annotations / 4);
+  });
+
+  it('with fullText, documents also carry the whole content and sources (once per page)', async () => {
+    const { out } = await explain({ fullText: true, section: 'rarity' });
+    const docs = Object.values(out.documents);
+    expect(docs.length).toBeGreaterThan(0);
+    for (const doc of docs) expect(doc).toMatchObject({ summary: expect.any(String), content: expect.any(String), sources: expect.any(Array) });
+    expect(docs.some((doc) => (doc.content?.length ?? 0) > doc.summary.length)).toBe(true);
+    // The page composition depends on fullText, so a cursor of one cannot continue the other.
+    const first = await explain({ limit: 1 });
+    const refused = await conn.client.callTool({ name: 'pvf_annotation_explain', arguments: { workspaceId: 'main', expectedRevision: first.out.revision, filePath: EQU, limit: 1, fullText: true, cursor: first.out.nextCursor } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('INVALID_CURSOR');
   });
 
   it('the text is one compact line per annotation: position, section, field title, value = label', async () => {

@@ -90,9 +90,10 @@ export interface Connected {
 }
 
 /** A real Client over InMemoryTransport, with tools/list done (so it validates structured output). */
-export async function connect(ctx: { rules: RulesHolder; workspaces: ReadonlyMap<string, Workspace>; log?: Logger; snapshotsDir?: string }): Promise<Connected> {
+export async function connect(ctx: { rules: RulesHolder; workspaces: ReadonlyMap<string, Workspace>; log?: Logger; snapshotsDir?: string; siteUrl?: string }): Promise<Connected> {
   const snapshots = ctx.snapshotsDir !== undefined ? { snapshotsDir: ctx.snapshotsDir } : {};
-  const created = createServer({ rules: ctx.rules, workspaces: ctx.workspaces, log: ctx.log ?? (() => undefined), ...snapshots });
+  const site = ctx.siteUrl !== undefined ? { siteUrl: ctx.siteUrl } : {};
+  const created = createServer({ rules: ctx.rules, workspaces: ctx.workspaces, log: ctx.log ?? (() => undefined), ...snapshots, ...site });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'pvfdoc-test', version: '1.0.0' });
   await created.server.connect(serverSide);

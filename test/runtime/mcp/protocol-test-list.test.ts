@@ -197,7 +197,7 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
     const paged = await explainAll({ limit: 3 });
     expect(paged.pages.length).toBe(Math.ceil(whole.annotations.length / 3));
     expect(paged.annotations).toEqual(whole.annotations);
-    // pathContext comes with the first page only; later pages say it was omitted (schemaVersion 2).
+    // pathContext comes with the first page only; later pages say it was omitted (since schemaVersion 2).
     expect(paged.pages[0]?.pathContext).toEqual(whole.pathContext);
     expect(paged.pages.slice(1).every((p) => p.pathContext.length === 0 && p.pathContextOmitted === (whole.pathContext.length > 0 ? true : undefined))).toBe(true);
   });
@@ -382,7 +382,7 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
       ['2', '稀有', false],
       ['7', null, true],
     ]);
-    expect(rarity.every((a) => a.ruleIds.join() === 'rarity.uses-field,rarity.own-title' && a.blocks.length === 2)).toBe(true);
+    expect(rarity.every((a) => a.ruleIds.join() === 'rarity.uses-field,rarity.own-title' && a.blocks?.length === 2)).toBe(true);
   });
 
   it('huge enums (超大枚举)', async () => {
@@ -536,7 +536,7 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
 
     // explain: a generated rule's annotation names its generated document; runtime meaning has no rule ids.
     const out = await explainAll({ limit: 100 });
-    expect(onSection(out.annotations, 'weight').map((a) => [a.origin, a.ruleIds, a.documentIds])).toEqual([['rule', ['field:equ.weight'], [generated?.documentId]]]);
+    expect(onSection(out.annotations, 'weight').map((a) => [a.origin ?? 'rule', a.ruleIds, a.documentIds])).toEqual([['rule', ['field:equ.weight'], [generated?.documentId]]]);
     const runtime = out.annotations.filter((a) => a.origin === 'runtime');
     expect(runtime.map((a) => [a.type, a.value])).toEqual([
       ['placeholder', '<3::sword_name>'],
@@ -544,14 +544,14 @@ describe('protocol test list (MCP标注文档协议: 针对性测试覆盖)', ()
     ]);
     expect(runtime[0]).toMatchObject({ title: '苍穹之剑', placeholder: { text: '苍穹之剑', path: 'equipment/equipment.kor.str', resolutionStatus: 'resolved' } });
     for (const a of out.annotations) {
-      if (a.origin === 'runtime') expect([a.ruleIds, a.documentIds, a.blocks]).toEqual([[], [], []]);
+      if (a.origin === 'runtime') expect([a.ruleIds, a.documentIds, a.blocks]).toEqual([[], [], undefined]);
       else expect(a.documentIds.length).toBeGreaterThan(0);
     }
     // Automatic .lst row links are runtime too: a relation list and a link-only list.
     const list = await explain({ filePath: 'equipment/equipment.lst' });
     expect(list.annotations.every((a) => a.origin === 'runtime' && a.type === 'reference' && a.ruleIds.length === 0 && a.documentIds.length === 0)).toBe(true);
     const links = await explain({ filePath: 'etc/links.lst' });
-    expect(links.annotations.map((a) => [a.origin, a.type, a.title, a.pathLink?.path, a.ruleIds])).toEqual([['runtime', 'link', '', SWORD, []]]);
+    expect(links.annotations.map((a) => [a.origin ?? 'rule', a.type, a.title, a.pathLink?.path, a.ruleIds])).toEqual([['runtime', 'link', '', SWORD, []]]);
   });
 
   it('Chinese, emoji and CRLF positions (中文/emoji/CRLF 定位)', async () => {
