@@ -19,6 +19,7 @@
  * over every annotation per page). Names of `.lst` row targets are read only for returned items.
  */
 import type { Bundle } from '../bundle/load-bundle.js';
+import { LruCache } from '../script/lru-cache.js';
 import type { BundleDocument } from '../bundle/schema.js';
 import { UNKNOWN_VERSION } from '../bundle/constants.js';
 import { bindingHash, checkOffset, encodeCursor, invalidCursor, readCursor, staleRulesCursor, type CursorKey } from '../bundle/cursor.js';
@@ -98,8 +99,15 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   const binding = `${requestHash}.${stateHash}`;
   const offset = input.cursor === undefined ? 0 : decodeExplainCursor(input.cursor, bundle, requestHash, stateHash, view.revision, args.cursorKey);
 
-  const context = explainContext(args.cache ?? createExplainCache(), view, bundle, info.encoding);
-  const explained = explainText(context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
+  if (file.text.length > MAX_EXPLAIN_TEXT_UNITS) {
+    throw new PvfdocError('RESPONSE_TOO_LARGE', `${stored} is ${file.text.length} characters long; explain reads files up to ${MAX_EXPLAIN_TEXT_UNITS} characters (4 Mi), so one request cannot hold the server for seconds`, {
+      hint: 'Read this file with read_file (startLine/endLine) instead; explain works on the ordinary script files around it.',
+      data: { path: stored, size: file.text.length, limit: MAX_EXPLAIN_TEXT_UNITS },
+    });
+  }
+  const cache = args.cache ?? createExplainCache();
+  const context = explainContext(cache, view, bundle, info.encoding);
+  const explained = explainText(cache, context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
   const warnings = [...explained.warnings];
   if (info.pvfVersion !== '' && versionKey === UNKNOWN_VERSION) {
     warnings.unshift({
@@ -180,6 +188,8 @@ interface FileExplanation {
   complete: Map<ExplainOutputAnnotation, () => void>;
   warnings: OutputWarning[];
   pathContext: ExplainOutput['pathContext'];
+  /** Length of the text explained: what the explanation weighs in the cache. */
+  textUnits: number;
   /**
    * The annotations each recent filter set selects (key: the normalised filters), so paging through a
    * large file filters once, not once per page.
@@ -206,22 +216,36 @@ function selectAnnotations(explained: FileExplanation, filters: ExplainFilters):
 }
 
 interface ExplainContext {
+  /** Tells this context's explanations apart in the cache's one LRU. */
+  id: number;
   references: ReferenceIndex;
-  files: Map<string, FileExplanation>;
 }
 
-const MAX_CACHED_FILES = 8;
+/**
+ * Longest text explain takes, in UTF-16 code units (decision, issue 15). An explanation holds about 70
+ * bytes per character (84 000 annotations per MB of equipment script) and takes about a second of CPU
+ * per MB, so a bigger file would hold the server for seconds and its memory for gigabytes; read_file
+ * still reads it, and explain reads every ordinary script (the biggest real ones are a few hundred KB).
+ */
+export const MAX_EXPLAIN_TEXT_UNITS = 4 * 1024 * 1024;
+
+/** Explanations kept by one cache, by the size of the texts they explain (about 300 MB at most). */
+export const EXPLAIN_CACHE_TEXT_UNITS = 4 * 1024 * 1024;
 
 /**
- * Explanations and reference indexes kept per (view, bundle); a view object lives as long as its
- * revision is current, so entries go away with it. A server keeps one cache for its lifetime.
+ * Explanations and reference indexes of a server, for its lifetime: reference indexes per (view,
+ * bundle) — a view object lives as long as its revision is current, so they go away with it — and
+ * the explanations in one LRU bounded by the size of the texts they explain, whatever the workspace.
  */
 export interface ExplainCache {
   readonly contexts: WeakMap<WorkspaceView, WeakMap<Bundle, ExplainContext>>;
+  readonly files: LruCache<string, FileExplanation>;
+  /** Ids handed out to contexts so far. */
+  contextCount: number;
 }
 
-export function createExplainCache(): ExplainCache {
-  return { contexts: new WeakMap() };
+export function createExplainCache(textUnits: number = EXPLAIN_CACHE_TEXT_UNITS): ExplainCache {
+  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(textUnits, (e) => e.textUnits), contextCount: 0 };
 }
 
 function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
@@ -235,23 +259,20 @@ function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle
   if (!context) {
     const legacy = /^utf-?8$/i.test(encoding) || encoding === '' ? {} : { legacyEncoding: encoding };
     const stringTables = createStringTables(view, legacy);
-    context = { references: createReferenceIndex(bundle, view, { stringTables }), files: new Map() };
+    context = { id: ++cache.contextCount, references: createReferenceIndex(bundle, view, { stringTables }) };
     byBundle.set(bundle, context);
   }
   return context;
 }
 
 function explainText(
+  cache: ExplainCache,
   context: ExplainContext,
   args: { bundle: Bundle; view: WorkspaceView; path: string; text: string; textRevision: string; versionKey: string },
 ): FileExplanation {
-  const key = `${foldPath(args.path)}\u0000${args.textRevision}\u0000${args.versionKey}`;
-  const cached = context.files.get(key);
-  if (cached) {
-    context.files.delete(key);
-    context.files.set(key, cached);
-    return cached;
-  }
+  const key = `${context.id}\u0000${foldPath(args.path)}\u0000${args.textRevision}\u0000${args.versionKey}`;
+  const cached = cache.files.get(key);
+  if (cached) return cached;
   const { bundle, path, versionKey } = args;
   const result = annotateScript({
     bundle,
@@ -288,13 +309,9 @@ function explainText(
     warnings,
     pathContext: pathContext(bundle, versionKey, path),
     selections: new Map(),
+    textUnits: args.text.length,
   };
-  context.files.set(key, explanation);
-  while (context.files.size > MAX_CACHED_FILES) {
-    const oldest = context.files.keys().next().value;
-    if (oldest === undefined) break;
-    context.files.delete(oldest);
-  }
+  cache.files.set(key, explanation);
   return explanation;
 }
 

@@ -1,0 +1,72 @@
+/**
+ * Issue 15, finding 1 (a 31 MiB script held the server and gigabytes): explain refuses texts over
+ * MAX_EXPLAIN_TEXT_UNITS before parsing them, and the explain cache is bounded by the size of the
+ * texts it explains, not by a count of files.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
+import { createExplainCache, explainFile, MAX_EXPLAIN_TEXT_UNITS } from '../../../runtime/explain/explain-file.js';
+import type { Workspace } from '../../../runtime/workspace/workspace.js';
+import { caught, layerBundle, openFolder, removeTempDirs, WORKSPACE_LAYER } from '../workspace/helpers.js';
+
+/** A script of `blocks` equipment-like blocks (about 60 characters each). */
+function script(blocks: number): string {
+  return Array.from({ length: blocks }, (_, i) => `[name]\n\`Sword ${i}\`\n[rarity]\n${i % 5}\n`).join('');
+}
+
+let bundle: Bundle;
+let workspace: Workspace;
+const BIG = `${'[name]\n`x`\n'.repeat(Math.ceil((MAX_EXPLAIN_TEXT_UNITS + 1) / 11))}`;
+
+beforeAll(async () => {
+  bundle = await layerBundle(WORKSPACE_LAYER);
+  ({ workspace } = await openFolder({ 'equipment/big.equ': BIG, 'equipment/a.equ': script(400), 'equipment/b.equ': script(400), 'equipment/c.equ': script(400) }));
+});
+
+afterAll(async () => {
+  await workspace?.close();
+  removeTempDirs();
+});
+
+async function explain(filePath: string, cache = createExplainCache()) {
+  const expectedRevision = (await workspace.view()).revision;
+  return explainFile({ bundle, workspace, cache, input: { workspaceId: workspace.workspaceId, expectedRevision, filePath } });
+}
+
+describe('explain is bounded (issue 15)', () => {
+  it('refuses a text over the explain limit with RESPONSE_TOO_LARGE, its size and the limit, pointing at read_file', async () => {
+    expect(BIG.length).toBeGreaterThan(MAX_EXPLAIN_TEXT_UNITS);
+    const cache = createExplainCache();
+    const error = await caught(() => explain('equipment/big.equ', cache));
+    expect(error.code).toBe('RESPONSE_TOO_LARGE');
+    expect(error.data).toMatchObject({ path: 'equipment/big.equ', size: BIG.length, limit: MAX_EXPLAIN_TEXT_UNITS });
+    expect(error.hint).toContain('read_file');
+    // Refused before any work: nothing was explained, nothing is held.
+    expect(cache.files.size).toBe(0);
+    // And the files around it still explain.
+    expect((await explain('equipment/a.equ', cache)).annotations.length).toBeGreaterThan(0);
+  });
+
+  it('keeps explanations by the size of their texts: older ones go when the budget is full, a text over it is not kept', async () => {
+    const one = (await workspace.view()).readText('equipment/a.equ').text.length;
+    const cache = createExplainCache(2 * one + 1);
+    await explain('equipment/a.equ', cache);
+    await explain('equipment/b.equ', cache);
+    expect(cache.files.size).toBe(2 * one);
+    await explain('equipment/c.equ', cache);
+    expect(cache.files.size).toBe(2 * one);
+    const small = createExplainCache(one - 1);
+    await explain('equipment/a.equ', small);
+    expect(small.files.size).toBe(0);
+  });
+
+  it('a cached explanation answers the next page without explaining again', async () => {
+    const cache = createExplainCache();
+    const first = await explain('equipment/a.equ', cache);
+    const held = cache.files.size;
+    const expectedRevision = (await workspace.view()).revision;
+    const next = await explainFile({ bundle, workspace, cache, input: { workspaceId: workspace.workspaceId, expectedRevision, filePath: 'equipment/a.equ', cursor: first.nextCursor ?? undefined } });
+    expect(next.annotations.length).toBeGreaterThan(0);
+    expect(cache.files.size).toBe(held);
+  });
+});
