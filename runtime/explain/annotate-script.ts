@@ -65,9 +65,22 @@ export interface AnnotateScriptResult {
 
 /** Explains a script file with the rules of one version context. */
 export function annotateScript(input: AnnotateScriptInput): AnnotateScriptResult {
+  const steps = annotateSteps(input);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same work, yielding between rules and every ANCHORS_PER_STEP items, so a caller can give the
+ * thread to other requests while a large file is explained (explain-file.ts runs it in time slices).
+ */
+export function* annotateSteps(input: AnnotateScriptInput): Generator<void, AnnotateScriptResult> {
   const { bundle, filePath } = input;
   const text = normalizeText(input.text);
   const view = parseScriptView(text, createNestedSectionPredicate(bundle.rendering, filePath));
+  yield;
   const lines = createLineIndex(text);
   const merged = new Map<string, ExplainAnnotation>();
 
@@ -77,13 +90,16 @@ export function annotateScript(input: AnnotateScriptInput): AnnotateScriptResult
     const relation = annotation.type === 'reference' && annotation.relation !== null ? effectiveRelation(bundle, annotation.relation) : undefined;
     const contextToken = relation?.kind === 'contextual' ? (relation.contextToken ?? 0) : null;
     const columns = annotation.columns !== null && annotation.type === 'text';
+    let built = 0;
     for (const anchor of computeAnchors(view, target, { annotationType: annotation.type, contextToken, columns })) {
       const item = buildItem(input, doc, anchor, lines);
       const key = `${anchor.start}:${anchor.end}`;
       const existing = merged.get(key);
       if (existing) mergeInto(existing, item);
       else merged.set(key, item);
+      if (++built % ANCHORS_PER_STEP === 0) yield;
     }
+    yield;
   }
 
   const annotations = [...merged.values()].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
@@ -124,6 +140,9 @@ export function pathContext(bundle: Bundle, versionKey: string, filePath: string
   }
   return entries;
 }
+
+/** Items built between two yields of annotateSteps. */
+const ANCHORS_PER_STEP = 4096;
 
 // --- Internal helpers ---
 

@@ -28,7 +28,7 @@ import { foldPath } from '../script/archive-path.js';
 import { createPathResolver, createReferenceIndex, type ReferenceIndex } from '../references/resolve-references.js';
 import { createStringTables } from '../references/string-table.js';
 import type { Workspace, WorkspaceView } from '../workspace/workspace.js';
-import { annotateScript, pathContext, type ExplainAnnotation } from './annotate-script.js';
+import { annotateSteps, pathContext, type ExplainAnnotation } from './annotate-script.js';
 import {
   DEFAULT_EXPLAIN_LIMIT,
   EXPLAIN_PAGE_BUDGET_BYTES,
@@ -107,7 +107,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   }
   const cache = args.cache ?? createExplainCache();
   const context = explainContext(cache, view, bundle, info.encoding);
-  const explained = explainText(cache, context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
+  const explained = await explainText(cache, context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
   const warnings = [...explained.warnings];
   if (info.pvfVersion !== '' && versionKey === UNKNOWN_VERSION) {
     warnings.unshift({
@@ -232,6 +232,9 @@ export const MAX_EXPLAIN_TEXT_UNITS = 4 * 1024 * 1024;
 /** Explanations kept by one cache, by the size of the texts they explain (about 300 MB at most). */
 export const EXPLAIN_CACHE_TEXT_UNITS = 4 * 1024 * 1024;
 
+/** Longest stretch of explain work between two chances for other requests to run. */
+const EXPLAIN_SLICE_MS = 50;
+
 /**
  * Explanations and reference indexes of a server, for its lifetime: reference indexes per (view,
  * bundle) — a view object lives as long as its revision is current, so they go away with it — and
@@ -240,12 +243,14 @@ export const EXPLAIN_CACHE_TEXT_UNITS = 4 * 1024 * 1024;
 export interface ExplainCache {
   readonly contexts: WeakMap<WorkspaceView, WeakMap<Bundle, ExplainContext>>;
   readonly files: LruCache<string, FileExplanation>;
+  /** Explanations being made now, by the same key. */
+  readonly pending: Map<string, Promise<FileExplanation>>;
   /** Ids handed out to contexts so far. */
   contextCount: number;
 }
 
 export function createExplainCache(textUnits: number = EXPLAIN_CACHE_TEXT_UNITS): ExplainCache {
-  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(textUnits, (e) => e.textUnits), contextCount: 0 };
+  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(textUnits, (e) => e.textUnits), pending: new Map(), contextCount: 0 };
 }
 
 function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
@@ -265,16 +270,49 @@ function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle
   return context;
 }
 
-function explainText(
-  cache: ExplainCache,
-  context: ExplainContext,
-  args: { bundle: Bundle; view: WorkspaceView; path: string; text: string; textRevision: string; versionKey: string },
-): FileExplanation {
+type ExplainArgs = { bundle: Bundle; view: WorkspaceView; path: string; text: string; textRevision: string; versionKey: string };
+
+/**
+ * The explanation of one file text: from the cache, from a request already explaining it (so two
+ * requests for one large file share one explanation), or made now in time slices.
+ */
+async function explainText(cache: ExplainCache, context: ExplainContext, args: ExplainArgs): Promise<FileExplanation> {
   const key = `${context.id}\u0000${foldPath(args.path)}\u0000${args.textRevision}\u0000${args.versionKey}`;
   const cached = cache.files.get(key);
   if (cached) return cached;
+  const running = cache.pending.get(key);
+  if (running) return running;
+  const made = runInSlices(explanationSteps(context, args)).then((explanation) => {
+    cache.files.set(key, explanation);
+    return explanation;
+  });
+  cache.pending.set(key, made);
+  try {
+    return await made;
+  } finally {
+    cache.pending.delete(key);
+  }
+}
+
+/**
+ * Runs steps, giving the thread back to other requests (setImmediate) whenever EXPLAIN_SLICE_MS have
+ * passed, so a large file does not hold the server.
+ */
+async function runInSlices<T>(steps: Generator<void, T>): Promise<T> {
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= EXPLAIN_SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      sliceStart = performance.now();
+    }
+  }
+}
+
+function* explanationSteps(context: ExplainContext, args: ExplainArgs): Generator<void, FileExplanation> {
   const { bundle, path, versionKey } = args;
-  const result = annotateScript({
+  const result = yield* annotateSteps({
     bundle,
     versionKey,
     filePath: path,
@@ -283,7 +321,12 @@ function explainText(
     resolvePath: createPathResolver(args.view),
   });
   const lines = createLineIndex(result.view.text);
-  const ruleItems = result.annotations.map((a) => toOutputAnnotation(bundle, a));
+  const ruleItems: ExplainOutputAnnotation[] = [];
+  for (const a of result.annotations) {
+    ruleItems.push(toOutputAnnotation(bundle, a));
+    if (ruleItems.length % 4096 === 0) yield;
+  }
+  yield;
   const runtime = runtimeAnnotations({ filePath: path, view: result.view, lines, references: context.references, ruleAnnotations: ruleItems });
   const items: RuntimeAnnotation[] = [...ruleItems.map((annotation) => ({ annotation })), ...runtime];
   items.sort((a, b) => a.annotation.range.start - b.annotation.range.start || a.annotation.range.end - b.annotation.range.end);
@@ -311,7 +354,6 @@ function explainText(
     selections: new Map(),
     textUnits: args.text.length,
   };
-  cache.files.set(key, explanation);
   return explanation;
 }
 

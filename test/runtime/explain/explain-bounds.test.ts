@@ -60,6 +60,14 @@ describe('explain is bounded (issue 15)', () => {
     expect(small.files.size).toBe(0);
   });
 
+  it('two requests for one file at once share one explanation', async () => {
+    const cache = createExplainCache();
+    const [a, b] = await Promise.all([explain('equipment/b.equ', cache), explain('equipment/b.equ', cache)]);
+    expect(a).toEqual(b);
+    expect(cache.pending.size).toBe(0);
+    expect(cache.files.size).toBe((await workspace.view()).readText('equipment/b.equ').text.length);
+  });
+
   it('a cached explanation answers the next page without explaining again', async () => {
     const cache = createExplainCache();
     const first = await explain('equipment/a.equ', cache);
