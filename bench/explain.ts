@@ -31,7 +31,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { compileLayers } from '../build/compile-layers.js';
 import { writeBundle } from '../build/write-bundle.js';
 import { loadBundle } from '../runtime/bundle/load-bundle.js';
-import { createExplainCache, explainFile } from '../runtime/explain/explain-file.js';
+import { createExplainCache, explainFile, MAX_EXPLAIN_TEXT_UNITS } from '../runtime/explain/explain-file.js';
 import type { ExplainOutput } from '../runtime/explain/explain-schema.js';
 import { lexScript } from '../runtime/script/lex-script.js';
 import { parseScriptView } from '../runtime/script/parse-script-view.js';
@@ -61,7 +61,8 @@ const positive = (name: string, text: string | undefined): number => {
 const targetBytes = Math.round(positive('mb', args.mb) * 1e6);
 const runs = Math.round(positive('runs', args.runs));
 const startRuns = Math.round(positive('start-runs', args['start-runs']));
-if (targetBytes > 30e6) throw new Error('--mb must stay under 30 (files over 32 MiB are not read by workspaces)');
+// The generated text is ASCII but for a few names, so its UTF-16 length is about its byte count.
+if (targetBytes > MAX_EXPLAIN_TEXT_UNITS) throw new Error(`--mb must stay at or under ${(MAX_EXPLAIN_TEXT_UNITS / 1e6).toFixed(2)} (explain refuses longer texts: MAX_EXPLAIN_TEXT_UNITS)`);
 
 const gc = exposeGc();
 const log = (line = '') => process.stdout.write(`${line}\n`);
