@@ -1,6 +1,6 @@
 /**
- * The one-line summary an explain annotation carries (schemaVersion 2). The full text travels once per
- * page in `documents`, so an annotation needs only enough to tell fields apart when read in a list.
+ * The one-line summary of a document (and, where it differs, of an annotation) on an explain page: enough
+ * to tell fields apart when read in a list; the whole text is one fullText or pvf_annotation_get away.
  */
 import { MAX_EXPLAIN_SUMMARY } from './explain-schema.js';
 
