@@ -5,7 +5,7 @@
  * and opens once the path becomes readable.
  */
 import { stat } from 'node:fs/promises';
-import { ARCHIVE_FORMATS } from './archive-drivers.js';
+import { ARCHIVE_FORMATS, classicDriver } from './archive-drivers.js';
 import { createArchiveWorkspace } from './archive-workspace.js';
 import { detectPvfContainer } from './detect-container.js';
 import { openDirectoryWorkspace } from './open-directory-workspace.js';
@@ -30,10 +30,10 @@ export async function openWorkspace(options: OpenWorkspaceOptions): Promise<Work
   if (!isFile && !options.path.toLowerCase().endsWith('.pvf')) {
     return openDirectoryWorkspace({ workspaceId: options.workspaceId, name: options.name, root: options.path, ...version });
   }
-  // A missing file detects as unknown and goes to the last format, which reports it and retries.
+  // A missing or foreign file goes to the classic reader (the last format takes everything), which
+  // reports it and opens it once it is a readable archive.
   const container = await detectPvfContainer(options.path);
-  const format = ARCHIVE_FORMATS.find((f) => f.detect(container)) ?? ARCHIVE_FORMATS[ARCHIVE_FORMATS.length - 1];
-  if (!format) throw new Error('no archive format is registered');
+  const driver = ARCHIVE_FORMATS.find((f) => f.detect(container))?.driver ?? classicDriver;
   const reader = options.encoding !== undefined ? { encoding: options.encoding } : {};
-  return createArchiveWorkspace(format.driver, { workspaceId: options.workspaceId, name: options.name, path: options.path, ...version, reader });
+  return createArchiveWorkspace(driver, { workspaceId: options.workspaceId, name: options.name, path: options.path, ...version, reader });
 }
