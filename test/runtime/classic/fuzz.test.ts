@@ -13,10 +13,10 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openClassicArchiveBytes, type ClassicArchive } from '../../../runtime/classic/classic-archive.js';
 import { blockLength, crc32, decryptBlock, encryptBlock } from '../../../runtime/classic/crypto.js';
-import { isPvfdocError } from '../../../runtime/errors.js';
 import { writeClassicArchive } from '../../support/write-classic-archive.js';
 import { seededRandom } from '../../support/random.js';
-import { EXAMPLE_PVF, sampleScripts, snapshotArchive, walkArchive, type ArchiveSnapshot } from './helpers.js';
+import { openOrRefused, readOrRefused, walkArchive } from '../../support/walk-archive.js';
+import { EXAMPLE_PVF, sampleScripts, snapshotArchive, type ArchiveSnapshot } from './helpers.js';
 
 const VECTOR_73 = '#PVF_File\r\n\r\n[name]\r\n\t<0::name_1`Sword`>\r\n\r\n[rate]\r\n\t1.5\t-2\t0.1\r\n\r\n[command]\r\n\t{6=`(RIGHT)`}\r\n\t{8=`,`}\r\n[/command]\r\n';
 
@@ -49,18 +49,12 @@ interface Outcome {
 
 /** Opens and reads everything; returns what happened. Non-PvfdocErrors fail the test. */
 function exercise(bytes: Uint8Array, label: string, reference: ArchiveSnapshot | null, referenceEncoding: string): Outcome {
-  let archive: ClassicArchive;
-  try {
-    archive = openClassicArchiveBytes(bytes, label);
-  } catch (error) {
-    if (!isPvfdocError(error)) throw new Error(`${label}: open threw ${String(error)}`, { cause: error });
-    expect(error.message.startsWith(`${label}: `), error.message).toBe(true);
-    return { opened: false, errors: 1, reads: 0 };
-  }
+  const archive: ClassicArchive | null = openOrRefused(() => openClassicArchiveBytes(bytes, label), label);
+  if (archive === null) return { opened: false, errors: 1, reads: 0 };
   let errors = 0;
   let reads = 0;
   const listings = walkArchive(archive, (file) => {
-    try {
+    const read = () => {
       const data = Buffer.from(archive.readFile(file)).toString('hex');
       const text = archive.readText(file);
       reads++;
@@ -70,11 +64,8 @@ function exercise(bytes: Uint8Array, label: string, reference: ArchiveSnapshot |
         if (archive.encoding.encoding === referenceEncoding) expect([data, text.text, text.isScript], `${label}: ${file}`).toEqual(expected);
         else expect(data, `${label}: ${file}`).toBe(expected[0]);
       }
-    } catch (error) {
-      if (!isPvfdocError(error)) throw new Error(`${label}: reading ${file} threw ${String(error)}`, { cause: error });
-      expect(error.message.length).toBeGreaterThan(0);
-      errors++;
-    }
+    };
+    if (!readOrRefused(read, label, file)) errors++;
   });
   if (reference) expect(listings, label).toEqual(reference.listings);
   archive.warnings();

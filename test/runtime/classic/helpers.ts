@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ClassicArchive } from '../../../runtime/classic/classic-archive.js';
+import { walkArchive } from '../../support/walk-archive.js';
 import { makeTempDir as makeTestTempDir } from '../../support/temp-dirs.js';
 
 export { caught, caughtAsync } from '../../support/caught.js';
@@ -67,17 +68,3 @@ export function snapshotArchive(archive: ClassicArchive): ArchiveSnapshot {
 }
 
 /** Lists every folder (depth first) and calls `visit` with each file; returns the listings as ArchiveSnapshot holds them. */
-export function walkArchive(archive: ClassicArchive, visit: (file: string) => void): Record<string, string[]> {
-  const listings: Record<string, string[]> = {};
-  const pending = [''];
-  while (pending.length > 0) {
-    const dir = pending.pop() as string;
-    const entries = archive.list(dir);
-    listings[dir] = entries.map((e) => `${e.kind}:${e.path}:${e.kind === 'file' ? e.size : ''}`);
-    for (const entry of entries) {
-      if (entry.kind === 'directory') pending.push(entry.path);
-      else visit(entry.path);
-    }
-  }
-  return listings;
-}

@@ -18,6 +18,7 @@ import { readNkpiTokens, renderNkpiScript } from '../../../runtime/nkpi/render-s
 import { float32Bits, float32FromBits } from '../../../runtime/script/script-float.js';
 import { encodeScriptText, NkpiArchiveBuilder, NkpiPoolBuilder, tokenBytes, type NkpiToken } from '../../support/write-nkpi-archive.js';
 import { seededRandom, vectorBytes } from './helpers.js';
+import { openOrRefused, readOrRefused, walkArchive } from '../../support/walk-archive.js';
 import { layoutOf, patchGrpi, patchHeader, patchTable } from './mutate.js';
 
 function realistic(keys: 'standard' | 'alternate', guard: boolean): Buffer {
@@ -49,37 +50,18 @@ interface Snapshot {
 
 /** Lists and reads everything; only PvfdocErrors may come out. */
 function exercise(bytes: Uint8Array, label: string, reference: Snapshot | null): { opened: boolean; errors: number } {
-  let archive: NkpiArchive;
-  try {
-    archive = openNkpiArchiveBytes(bytes, label);
-  } catch (error) {
-    if (!isPvfdocError(error)) throw new Error(`${label}: open threw ${String(error)}`, { cause: error });
-    expect(error.message.startsWith(`${label}: `), error.message).toBe(true);
-    return { opened: false, errors: 1 };
-  }
+  const archive: NkpiArchive | null = openOrRefused(() => openNkpiArchiveBytes(bytes, label), label);
+  if (archive === null) return { opened: false, errors: 1 };
   let errors = 0;
-  const listings: Record<string, string[]> = {};
-  const pending = [''];
-  while (pending.length > 0) {
-    const dir = pending.pop() as string;
-    const entries = archive.list(dir);
-    listings[dir] = entries.map((e) => `${e.kind}:${e.path}:${e.size ?? ''}`);
-    for (const entry of entries) {
-      if (entry.kind === 'directory') {
-        pending.push(entry.path);
-        continue;
-      }
-      try {
-        const bytes = Buffer.from(archive.readFile(entry.path)).toString('hex');
-        const text = archive.readText(entry.path);
-        const expected = reference?.files[entry.path];
-        if (expected !== undefined) expect(`${bytes}|${text.text}|${text.isScript}`, `${label}: ${entry.path}`).toBe(expected);
-      } catch (error) {
-        if (!isPvfdocError(error)) throw new Error(`${label}: reading ${entry.path} threw ${String(error)}`, { cause: error });
-        errors++;
-      }
-    }
-  }
+  const listings = walkArchive(archive, (file) => {
+    const read = () => {
+      const data = Buffer.from(archive.readFile(file)).toString('hex');
+      const text = archive.readText(file);
+      const expected = reference?.files[file];
+      if (expected !== undefined) expect(`${data}|${text.text}|${text.isScript}`, `${label}: ${file}`).toBe(expected);
+    };
+    if (!readOrRefused(read, label, file)) errors++;
+  });
   if (reference) expect(listings, label).toEqual(reference.listings);
   archive.warnings();
   return { opened: true, errors };
@@ -87,21 +69,11 @@ function exercise(bytes: Uint8Array, label: string, reference: Snapshot | null):
 
 function snapshot(bytes: Uint8Array): Snapshot {
   const archive = openNkpiArchiveBytes(bytes, 'reference');
-  const listings: Record<string, string[]> = {};
   const files: Record<string, string> = {};
-  const pending = [''];
-  while (pending.length > 0) {
-    const dir = pending.pop() as string;
-    const entries = archive.list(dir);
-    listings[dir] = entries.map((e) => `${e.kind}:${e.path}:${e.size ?? ''}`);
-    for (const e of entries) {
-      if (e.kind === 'directory') pending.push(e.path);
-      else {
-        const text = archive.readText(e.path);
-        files[e.path] = `${Buffer.from(archive.readFile(e.path)).toString('hex')}|${text.text}|${text.isScript}`;
-      }
-    }
-  }
+  const listings = walkArchive(archive, (file) => {
+    const text = archive.readText(file);
+    files[file] = `${Buffer.from(archive.readFile(file)).toString('hex')}|${text.text}|${text.isScript}`;
+  });
   return { listings, files };
 }
 
