@@ -53,6 +53,8 @@ interface AnnotateScriptInput {
   resolveReference?: ResolveReference;
   /** Without it every path link is `unsupported`. */
   resolvePath?: ResolvePath;
+  /** Stops with RESPONSE_TOO_LARGE once the file has more annotations than this (memory bound). */
+  maxAnnotations?: number;
 }
 
 export interface AnnotateScriptResult {
@@ -97,6 +99,7 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Anno
       const existing = merged.get(key);
       if (existing) mergeInto(existing, item);
       else merged.set(key, item);
+      if (input.maxAnnotations !== undefined && merged.size > input.maxAnnotations) throw tooManyAnnotations(filePath, input.maxAnnotations);
       if (++built % ANCHORS_PER_STEP === 0) yield;
     }
     yield;
@@ -139,6 +142,14 @@ export function pathContext(bundle: Bundle, versionKey: string, filePath: string
     }
   }
   return entries;
+}
+
+/** A file whose explanation would not fit the memory an explanation may hold. */
+function tooManyAnnotations(filePath: string, limit: number): PvfdocError {
+  return new PvfdocError('RESPONSE_TOO_LARGE', `${filePath} has more than ${limit} annotations; explain holds at most that many per file, so one file cannot take the server's memory`, {
+    hint: 'Read this file with read_file (startLine/endLine) instead; explain works on the ordinary script files around it.',
+    data: { path: filePath, limit },
+  });
 }
 
 /** Items built between two yields of annotateSteps. */

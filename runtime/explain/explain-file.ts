@@ -188,8 +188,6 @@ interface FileExplanation {
   complete: Map<ExplainOutputAnnotation, () => void>;
   warnings: OutputWarning[];
   pathContext: ExplainOutput['pathContext'];
-  /** Length of the text explained: what the explanation weighs in the cache. */
-  textUnits: number;
   /**
    * The annotations each recent filter set selects (key: the normalised filters), so paging through a
    * large file filters once, not once per page.
@@ -229,8 +227,16 @@ interface ExplainContext {
  */
 export const MAX_EXPLAIN_TEXT_UNITS = 4 * 1024 * 1024;
 
-/** Explanations kept by one cache, by the size of the texts they explain (about 300 MB at most). */
-export const EXPLAIN_CACHE_TEXT_UNITS = 4 * 1024 * 1024;
+/**
+ * Most annotations one file's explanation may hold (decision, issue 15). A text under
+ * MAX_EXPLAIN_TEXT_UNITS can be dense: 4 MB of `[rarity]` sections, one after another, took 12 s and
+ * 1.27 GiB; with this limit it is refused after 1.7 s at a 648 MiB peak, while 4 MB of real equipment
+ * scripts (216 000 annotations) still explain, at a 478 MiB peak.
+ */
+export const MAX_EXPLAIN_ANNOTATIONS = 250_000;
+
+/** Annotations the explanations of one cache hold in all; one file at the limit fits. */
+export const EXPLAIN_CACHE_ANNOTATIONS = MAX_EXPLAIN_ANNOTATIONS;
 
 /** Longest stretch of explain work between two chances for other requests to run. */
 const EXPLAIN_SLICE_MS = 50;
@@ -238,7 +244,7 @@ const EXPLAIN_SLICE_MS = 50;
 /**
  * Explanations and reference indexes of a server, for its lifetime: reference indexes per (view,
  * bundle) — a view object lives as long as its revision is current, so they go away with it — and
- * the explanations in one LRU bounded by the size of the texts they explain, whatever the workspace.
+ * the explanations in one LRU bounded by the number of annotations they hold, whatever the workspace.
  */
 export interface ExplainCache {
   readonly contexts: WeakMap<WorkspaceView, WeakMap<Bundle, ExplainContext>>;
@@ -249,8 +255,8 @@ export interface ExplainCache {
   contextCount: number;
 }
 
-export function createExplainCache(textUnits: number = EXPLAIN_CACHE_TEXT_UNITS): ExplainCache {
-  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(textUnits, (e) => e.textUnits), pending: new Map(), contextCount: 0 };
+export function createExplainCache(annotations: number = EXPLAIN_CACHE_ANNOTATIONS): ExplainCache {
+  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(annotations, (e) => e.annotations.length), pending: new Map(), contextCount: 0 };
 }
 
 function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
@@ -319,6 +325,7 @@ function* explanationSteps(context: ExplainContext, args: ExplainArgs): Generato
     text: args.text,
     resolveReference: context.references.resolve,
     resolvePath: createPathResolver(args.view),
+    maxAnnotations: MAX_EXPLAIN_ANNOTATIONS,
   });
   const lines = createLineIndex(result.view.text);
   const ruleItems: ExplainOutputAnnotation[] = [];
@@ -352,7 +359,6 @@ function* explanationSteps(context: ExplainContext, args: ExplainArgs): Generato
     warnings,
     pathContext: pathContext(bundle, versionKey, path),
     selections: new Map(),
-    textUnits: args.text.length,
   };
   return explanation;
 }

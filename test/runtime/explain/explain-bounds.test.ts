@@ -1,10 +1,12 @@
 /**
  * Issue 15, finding 1 (a 31 MiB script held the server and gigabytes): explain refuses texts over
- * MAX_EXPLAIN_TEXT_UNITS before parsing them, and the explain cache is bounded by the size of the
- * texts it explains, not by a count of files.
+ * MAX_EXPLAIN_TEXT_UNITS before parsing them and files with more than MAX_EXPLAIN_ANNOTATIONS
+ * annotations while explaining them, and the explain cache is bounded by the annotations it holds, not
+ * by a count of files.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
+import { annotateScript } from '../../../runtime/explain/annotate-script.js';
 import { createExplainCache, explainFile, MAX_EXPLAIN_TEXT_UNITS } from '../../../runtime/explain/explain-file.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
 import { caught, layerBundle, openFolder, removeTempDirs, WORKSPACE_LAYER } from '../workspace/helpers.js';
@@ -47,8 +49,25 @@ describe('explain is bounded (issue 15)', () => {
     expect((await explain('equipment/a.equ', cache)).annotations.length).toBeGreaterThan(0);
   });
 
-  it('keeps explanations by the size of their texts: older ones go when the budget is full, a text over it is not kept', async () => {
-    const one = (await workspace.view()).readText('equipment/a.equ').text.length;
+  it('stops explaining a file once it has more annotations than the limit, with RESPONSE_TOO_LARGE', () => {
+    const text = script(50);
+    const all = annotateScript({ bundle, versionKey: '90US', filePath: 'equipment/x.equ', text }).annotations.length;
+    expect(all).toBeGreaterThan(20);
+    expect(annotateScript({ bundle, versionKey: '90US', filePath: 'equipment/x.equ', text, maxAnnotations: all }).annotations).toHaveLength(all);
+    let error: unknown;
+    try {
+      annotateScript({ bundle, versionKey: '90US', filePath: 'equipment/x.equ', text, maxAnnotations: 20 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', data: { path: 'equipment/x.equ', limit: 20 } });
+  });
+
+  it('keeps explanations by the annotations they hold: older ones go when the budget is full, one over it is not kept', async () => {
+    const probe = createExplainCache();
+    await explain('equipment/a.equ', probe);
+    const one = probe.files.size;
+    expect(one).toBeGreaterThan(0);
     const cache = createExplainCache(2 * one + 1);
     await explain('equipment/a.equ', cache);
     await explain('equipment/b.equ', cache);
@@ -65,7 +84,9 @@ describe('explain is bounded (issue 15)', () => {
     const [a, b] = await Promise.all([explain('equipment/b.equ', cache), explain('equipment/b.equ', cache)]);
     expect(a).toEqual(b);
     expect(cache.pending.size).toBe(0);
-    expect(cache.files.size).toBe((await workspace.view()).readText('equipment/b.equ').text.length);
+    const probe = createExplainCache();
+    await explain('equipment/b.equ', probe);
+    expect(cache.files.size).toBe(probe.files.size);
   });
 
   it('a cached explanation answers the next page without explaining again', async () => {
