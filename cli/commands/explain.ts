@@ -71,7 +71,7 @@ export async function run(argv: string[]): Promise<number> {
       annotations.push(...result.annotations);
       Object.assign(documents, result.documents);
     }
-    // Later pages omit pathContext (schemaVersion 2): the merged result takes the first page's.
+    // Later pages omit pathContext (since schemaVersion 2): the merged result takes the first page's.
     const { pathContextOmitted: _omitted, ...last } = result;
     const merged: ExplainOutput = { ...last, pathContext: first.pathContext, annotations, documents, nextCursor: null, truncated: false };
     process.stdout.write(values.json ? `${JSON.stringify(merged, null, 2)}\n` : renderExplain(merged));
