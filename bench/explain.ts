@@ -15,11 +15,16 @@
  * The snapshot is built from rules/builtin into a temp folder first; dist/pvfdoc.mjs is built with
  * scripts/bundle-cli.mjs when it is missing. A benchmark, not a test: it asserts nothing about time.
  *
- * Options: --mb <n> (target size of the big file, default 2: about 170 000 annotations; explain refuses files over 250 000), --runs <n> (in-process runs, default 5),
- * --start-runs <n> (server starts, default 7), --keep (keep the temp folder).
+ * 4. Over MCP (a fresh server): the first `read_file` of the big file after it changed, then the first
+ *    explain after it changed again, and their ratio; then one explain of a `--large-mb` script (default
+ *    31 MB, the size of issue 15) while a `workspace_info` is sent every 100 ms: the longest any of them
+ *    waited, the explain's time and answer, and the server's peak RSS (VmHWM).
+ *
+ * Options: --mb <n> (target size of the big file, default 4), --runs <n> (in-process runs, default 5),
+ * --start-runs <n> (server starts, default 7), --large-mb <n> (0 skips part 4's large file), --keep
+ * (keep the temp folder). dist/pvfdoc.mjs is rebuilt first, so the server runs the code under test.
  */
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -43,11 +48,13 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILTIN_DIR = path.join(ROOT, 'rules/builtin');
 const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
 const BIG_FILE = 'equipment/character/fighter/bench_big.equ';
+const LARGE_FILE = 'equipment/character/fighter/bench_large.equ';
 const VERSION = '90US';
 
 const { values: args } = parseArgs({
   options: {
-    mb: { type: 'string', default: '2' },
+    mb: { type: 'string', default: '4' },
+    'large-mb': { type: 'string', default: '31' },
     runs: { type: 'string', default: '5' },
     'start-runs': { type: 'string', default: '7' },
     keep: { type: 'boolean', default: false },
@@ -59,6 +66,7 @@ const positive = (name: string, text: string | undefined): number => {
   return n;
 };
 const targetBytes = Math.round(positive('mb', args.mb) * 1e6);
+const largeBytes = args['large-mb'] === '0' ? 0 : Math.round(positive('large-mb', args['large-mb']) * 1e6);
 const runs = Math.round(positive('runs', args.runs));
 const startRuns = Math.round(positive('start-runs', args['start-runs']));
 // The generated text is ASCII but for a few names, so its UTF-16 length is about its byte count.
@@ -140,7 +148,7 @@ function equipmentBlock(rand: () => number, n: number): string {
   return lines.join('\n');
 }
 
-function generateWorkspace(): Workspace {
+function generateWorkspace(bigBytes: number, largeBytes: number): Workspace {
   const rand = seededRandom(20241129);
   const files = new Map<string, string | Buffer>();
   // Reference targets: equipment, stackable items and skills with their lists.
@@ -169,17 +177,23 @@ function generateWorkspace(): Workspace {
   files.set('equipment/equipment.str', utf16le(Array.from({ length: 400 }, (_, i) => `equipment_name_${i}>装备名称 ${i}\r\n`).join('')));
 
   // The big file: blocks until the target size.
+  const { text: big, blocks } = equipmentScript(rand, bigBytes);
+  files.set(BIG_FILE, big);
+  if (largeBytes > 0) files.set(LARGE_FILE, equipmentScript(rand, largeBytes).text);
+  return { files, bigBytes: Buffer.byteLength(big), blocks };
+}
+
+/** Equipment blocks until the text has `size` bytes. */
+function equipmentScript(rand: () => number, size: number): { text: string; blocks: number } {
   const parts = ['#PVF_File\n'];
   let bytes = parts[0]?.length ?? 0;
   let blocks = 0;
-  while (bytes < targetBytes) {
+  while (bytes < size) {
     const block = equipmentBlock(rand, blocks++);
     parts.push(block);
     bytes += Buffer.byteLength(block) + 1;
   }
-  const big = parts.join('\n');
-  files.set(BIG_FILE, big);
-  return { files, bigBytes: Buffer.byteLength(big), blocks };
+  return { text: parts.join('\n'), blocks };
 }
 
 async function writeWorkspace(root: string, files: Map<string, string | Buffer>): Promise<void> {
@@ -381,6 +395,80 @@ async function serverRun(snapshotsDir: string, workspaceRoot: string, explainToo
   }
 }
 
+// --- Over MCP ---
+
+interface OverMcp {
+  readChangedMs: number;
+  explainChangedMs: number;
+  large: { bytes: number; explainMs: number; outcome: string; probes: number; longestWaitMs: number; medianWaitMs: number; peakRss: number | null; rssAfter: number | null; secondPageMs: number } | null;
+}
+
+async function overMcp(snapshotsDir: string, workspaceRoot: string, large: boolean): Promise<OverMcp> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI, 'serve', '--snapshots', snapshotsDir, '--workspace', `bench=${workspaceRoot}`, '--pvf-version', VERSION],
+    stderr: 'pipe',
+  });
+  const client = new Client({ name: 'bench-explain-mcp', version: '1.0.0' });
+  await client.connect(transport);
+  try {
+    const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args }, undefined, { timeout: 600_000 })) as CallToolResult;
+    const revision = async (): Promise<number> => ((await call('workspace_info', {})).structuredContent as { workspaces: { revision: number }[] }).workspaces[0]?.revision ?? 0;
+    const bigPath = path.join(workspaceRoot, ...BIG_FILE.split('/'));
+    const original = await readFile(bigPath, 'utf8');
+    const change = async (n: number) => {
+      await writeFile(bigPath, `${original}\n[name]\n\t\`changed ${n}\`\n`);
+      // The directory workspace notices a change by the file's size and time.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    };
+    await change(1);
+    let t = performance.now();
+    const read = await call('read_file', { workspaceId: 'bench', expectedRevision: await revision(), filePath: BIG_FILE });
+    if (read.isError) throw new Error(`read_file failed: ${JSON.stringify(read.content).slice(0, 300)}`);
+    const readChangedMs = performance.now() - t;
+    await change(2);
+    const expectedRevision = await revision();
+    t = performance.now();
+    const explained = await call('pvf_annotation_explain', { workspaceId: 'bench', expectedRevision, filePath: BIG_FILE, limit: 100 });
+    if (explained.isError) throw new Error(`explain failed: ${JSON.stringify(explained.content).slice(0, 300)}`);
+    const explainChangedMs = performance.now() - t;
+    await writeFile(bigPath, original);
+    if (!large) return { readChangedMs, explainChangedMs, large: null };
+
+    const largeRevision = await revision();
+    const pid = transport.pid;
+    const waits: number[] = [];
+    let done = false;
+    const probing = (async () => {
+      while (!done) {
+        const sent = performance.now();
+        await call('workspace_info', {});
+        waits.push(performance.now() - sent);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    })();
+    t = performance.now();
+    const first = await call('pvf_annotation_explain', { workspaceId: 'bench', expectedRevision: largeRevision, filePath: LARGE_FILE, limit: 100 });
+    const explainMs = performance.now() - t;
+    done = true;
+    await probing;
+    const status = pid === null ? null : await rssOf(pid);
+    const structured = first.structuredContent as { annotations?: unknown[]; nextCursor?: string | null } | undefined;
+    const outcome = first.isError ? `error ${JSON.stringify(first.structuredContent ?? first.content).slice(0, 200)}` : `${structured?.annotations?.length ?? 0} annotations on the first page`;
+    t = performance.now();
+    if (!first.isError && structured?.nextCursor) await call('pvf_annotation_explain', { workspaceId: 'bench', expectedRevision: largeRevision, filePath: LARGE_FILE, limit: 100, cursor: structured.nextCursor });
+    const secondPageMs = performance.now() - t;
+    const bytes = (await stat(path.join(workspaceRoot, ...LARGE_FILE.split('/')))).size;
+    return {
+      readChangedMs,
+      explainChangedMs,
+      large: { bytes, explainMs, outcome, probes: waits.length, longestWaitMs: Math.max(...waits), medianWaitMs: median(waits), peakRss: status?.peak ?? null, rssAfter: status?.rss ?? null, secondPageMs },
+    };
+  } finally {
+    await client.close();
+  }
+}
+
 // --- Main ---
 
 async function main(): Promise<void> {
@@ -393,10 +481,8 @@ async function main(): Promise<void> {
 
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-bench-explain-'));
   try {
-    if (!existsSync(CLI)) {
-      progress('building dist/pvfdoc.mjs (scripts/bundle-cli.mjs)');
-      await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT });
-    }
+    progress('building dist/pvfdoc.mjs (scripts/bundle-cli.mjs)');
+    await promisify(execFile)(process.execPath, [path.join(ROOT, 'scripts/bundle-cli.mjs')], { cwd: ROOT });
     progress('compiling rules/builtin into a snapshot');
     const compiled = await compileLayers([BUILTIN_DIR]);
     if (!compiled.ok) throw new Error(`rules/builtin does not compile: ${JSON.stringify(compiled.problems.slice(0, 3))}`);
@@ -404,7 +490,7 @@ async function main(): Promise<void> {
     const snapshotDir = await writeBundle(snapshots, compiled.bundle, { setCurrent: true });
 
     progress('generating the workspace');
-    const generated = generateWorkspace();
+    const generated = generateWorkspace(targetBytes, largeBytes);
     const workspaceRoot = path.join(tmp, 'workspace');
     await writeWorkspace(workspaceRoot, generated.files);
     const onDisk = (await stat(path.join(workspaceRoot, ...BIG_FILE.split('/')))).size;
@@ -477,6 +563,30 @@ async function main(): Promise<void> {
       ),
     );
     log();
+
+    // 4. Over MCP: a changed file, and a large one while the server is asked other things.
+    progress('over MCP: read_file and explain of a changed file');
+    const mcp = await overMcp(snapshots, workspaceRoot, largeBytes > 0);
+    log('## Over MCP (stdio, a fresh server)');
+    log();
+    log(
+      table(
+        ['what', '>time'],
+        [
+          ['first read_file of the big file after it changed', fmtMs(mcp.readChangedMs)],
+          ['first explain of the big file after it changed again (first page)', fmtMs(mcp.explainChangedMs)],
+          ['ratio explain / read_file', fmtRatio(mcp.explainChangedMs / mcp.readChangedMs)],
+        ],
+      ),
+    );
+    log();
+    if (mcp.large) {
+      const l = mcp.large;
+      log(`large file: ${LARGE_FILE}, ${fmtBytes(l.bytes)}; explain answered in ${fmtMs(l.explainMs)}: ${l.outcome}`);
+      log(`workspace_info every 100 ms meanwhile: ${l.probes} answered, longest wait ${fmtMs(l.longestWaitMs)}, median ${fmtMs(l.medianWaitMs)}`);
+      log(`server peak RSS (VmHWM): ${l.peakRss === null ? 'n/a' : fmtBytes(l.peakRss)}; after: ${l.rssAfter === null ? 'n/a' : fmtBytes(l.rssAfter)}; a second page: ${fmtMs(l.secondPageMs)}`);
+      log();
+    }
     log(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   } finally {
     if (args.keep) log(`kept ${tmp}`);

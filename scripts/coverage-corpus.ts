@@ -30,7 +30,7 @@ import { createExplainCache, explainFile, type ExplainCache } from '../runtime/e
 import type { ExplainOutputAnnotation } from '../runtime/explain/explain-schema.js';
 import { MAX_EXPLAIN_LIMIT } from '../runtime/explain/explain-schema.js';
 import { normalizeText } from '../runtime/script/normalize-text.js';
-import { parseScriptView } from '../runtime/script/parse-script-view.js';
+import { listSections, listTokens, parseScriptView } from '../runtime/script/parse-script-view.js';
 import { openDirectoryWorkspace } from '../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../runtime/workspace/workspace.js';
 import { DEFAULT_LAYER } from './coverage-rules.js';
@@ -81,10 +81,12 @@ function saysSomething(a: ExplainOutputAnnotation): boolean {
 /** Counts one explained file against its own view (the same normalised text the offsets refer to). */
 export function measureFile(archivePath: string, text: string, annotations: readonly ExplainOutputAnnotation[], warnings: number): FileCoverage {
   const view = parseScriptView(normalizeText(text));
+  const sections = listSections(view);
+  const tokens = listTokens(view);
   const informative = annotations.filter(saysSomething);
   // A note on a tag has exactly the tag's span; everything else (token and range rules, runtime list
   // rows and placeholders, which may carry no token index) is about the values it covers.
-  const sectionSpans = new Set(view.sections.map((s) => `${s.start}:${s.end}`));
+  const sectionSpans = new Set(sections.map((s) => `${s.start}:${s.end}`));
   const onTag = (a: ExplainOutputAnnotation) => sectionSpans.has(`${a.range.start}:${a.range.end}`);
   const tagSpans = new Set(informative.filter(onTag).map((a) => `${a.range.start}:${a.range.end}`));
   const tokenRanges = informative.filter((a) => !onTag(a)).map((a) => a.range);
@@ -95,7 +97,7 @@ export function measureFile(archivePath: string, text: string, annotations: read
   let valuesExplained = 0;
   let cursor = 0;
   const active: { start: number; end: number }[] = [];
-  for (const token of view.tokens) {
+  for (const token of tokens) {
     while (cursor < tokenRanges.length && tokenRanges[cursor]!.start <= token.start) active.push(tokenRanges[cursor++]!);
     const covered = active.some((r) => r.start <= token.start && r.end >= token.end);
     if (covered) {
@@ -105,7 +107,7 @@ export function measureFile(archivePath: string, text: string, annotations: read
   }
   let tagsExplained = 0;
   const uncovered: string[] = [];
-  for (const section of view.sections) {
+  for (const section of sections) {
     if (tagSpans.has(`${section.start}:${section.end}`) || explainedSections.has(section.id)) tagsExplained += 1;
     else uncovered.push(section.name.toLowerCase());
   }
@@ -114,9 +116,9 @@ export function measureFile(archivePath: string, text: string, annotations: read
   return {
     path: archivePath,
     extension: fileType(archivePath),
-    tags: view.sections.length,
+    tags: sections.length,
     tagsExplained,
-    values: view.tokens.length,
+    values: tokens.length,
     valuesExplained,
     enums: enums.length,
     enumsLabelled: enums.filter((a) => a.valueLabel !== undefined && a.unknownValue === undefined).length,

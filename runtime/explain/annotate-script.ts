@@ -11,10 +11,13 @@ import { PvfdocError } from '../errors.js';
 import { matchesDefinition } from '../script/match-glob.js';
 import { cleanPath, dirnameOf } from '../script/archive-path.js';
 import { parseInt32 } from '../script/canonical-number.js';
-import { computeAnchors, type Anchor } from './compute-anchors.js';
+import { anchorTarget, createViewIndex, SECTION_ANCHOR, type Anchor } from './compute-anchors.js';
+import { AnchorTable, anchorAt, type AnchorColumns } from './anchor-table.js';
+import { sortBySpan } from './span-order.js';
+import { IntColumn } from '../script/int-column.js';
 import type { ScriptWarningCode } from '../script/lex-script.js';
 import { createLineIndex, normalizeText, type LineIndex } from '../script/normalize-text.js';
-import { parseScriptView, type ScriptView } from '../script/parse-script-view.js';
+import { parseScriptViewSteps, type ScriptView } from '../script/parse-script-view.js';
 import { createNestedSectionPredicate } from './nested-sections.js';
 import { trimSpace } from '../script/trim-space.js';
 import type { ReferenceQuery, ResolvePath, ResolveReference } from '../references/reference-query.js';
@@ -65,47 +68,86 @@ export interface AnnotateScriptResult {
   warnings: ExplainWarning[];
 }
 
-/** Explains a script file with the rules of one version context. */
+/**
+ * The rule annotations of one file in columns (what explain keeps between pages): every anchor, and the
+ * merged annotations as runs of anchors sorted by span. Annotation i is made of the anchors
+ * order[groupStart[i]] … order[groupStart[i + 1] - 1], in rule order; ruleAnnotationAt builds it.
+ */
+export interface RuleAnnotations {
+  view: ScriptView;
+  lines: LineIndex;
+  /** The rules applied, in explain order; anchors point into this list. */
+  rules: BundleDocument[];
+  anchors: AnchorColumns;
+  order: Int32Array;
+  groupStart: Int32Array;
+  /** Number of merged annotations. */
+  count: number;
+  /** The first MAX_VIEW_WARNINGS lexer warnings, positioned. */
+  warnings: ExplainWarning[];
+  /** Lexer warnings in all. */
+  warningCount: number;
+}
+
+/** What building an annotation needs besides the columns: the lookups (see AnnotateScriptInput). */
+export type AnnotationLookups = Pick<AnnotateScriptInput, 'bundle' | 'filePath' | 'resolveReference' | 'resolvePath'>;
+
+/** Explains a script file with the rules of one version context, every annotation as an object. */
 export function annotateScript(input: AnnotateScriptInput): AnnotateScriptResult {
   const steps = annotateSteps(input);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  const explained = step.value;
+  const annotations: ExplainAnnotation[] = [];
+  for (let i = 0; i < explained.count; i++) annotations.push(ruleAnnotationAt(explained, i, input));
+  return { view: explained.view, annotations, warnings: explained.warnings };
 }
 
 /**
- * The same work, yielding between rules and every ANCHORS_PER_STEP items, so a caller can give the
- * thread to other requests while a large file is explained (explain-file.ts runs it in time slices).
+ * The same work in columns, yielding while the text is parsed, between rules and between sorting
+ * passes, so a caller can give the thread to other requests while a large file is explained
+ * (explain-file.ts runs it in time slices).
  */
-export function* annotateSteps(input: AnnotateScriptInput): Generator<void, AnnotateScriptResult> {
+export function* annotateSteps(input: AnnotateScriptInput): Generator<void, RuleAnnotations> {
   const { bundle, filePath } = input;
   const text = normalizeText(input.text);
-  const view = parseScriptView(text, createNestedSectionPredicate(bundle.rendering, filePath));
-  yield;
+  const view = yield* parseScriptViewSteps(text, createNestedSectionPredicate(bundle.rendering, filePath));
   const lines = createLineIndex(text);
-  const merged = new Map<string, ExplainAnnotation>();
-
-  for (const doc of rulesInOrder(bundle, input.versionKey)) {
-    const { match, target, annotation } = doc.resolved;
-    if (target.kind === 'path' || !matchesDefinition(match, filePath, false)) continue;
+  yield;
+  const rules = rulesInOrder(bundle, input.versionKey).filter((doc) => doc.resolved.target.kind !== 'path' && matchesDefinition(doc.resolved.match, filePath, false));
+  const index = createViewIndex(
+    view,
+    rules.map((doc) => doc.resolved.target),
+  );
+  const limit = input.maxAnnotations;
+  const table = new AnchorTable(
+    limit === undefined
+      ? () => {}
+      : (count) => {
+          if (count > limit) throw tooManyAnnotations(filePath, limit);
+        },
+  );
+  yield;
+  for (let r = 0; r < rules.length; r++) {
+    const { target, annotation } = (rules[r] as BundleDocument).resolved;
     const relation = annotation.type === 'reference' && annotation.relation !== null ? effectiveRelation(bundle, annotation.relation) : undefined;
     const contextToken = relation?.kind === 'contextual' ? (relation.contextToken ?? 0) : null;
     const columns = annotation.columns !== null && annotation.type === 'text';
-    let built = 0;
-    for (const anchor of computeAnchors(view, target, { annotationType: annotation.type, contextToken, columns })) {
-      const item = buildItem(input, doc, anchor, lines);
-      const key = `${anchor.start}:${anchor.end}`;
-      const existing = merged.get(key);
-      if (existing) mergeInto(existing, item);
-      else merged.set(key, item);
-      if (input.maxAnnotations !== undefined && merged.size > input.maxAnnotations) throw tooManyAnnotations(filePath, input.maxAnnotations);
-      if (++built % ANCHORS_PER_STEP === 0) yield;
-    }
+    table.rule = r;
+    anchorTarget(index, target, { annotationType: annotation.type, contextToken, columns }, table);
     yield;
   }
-
-  const annotations = [...merged.values()].sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end);
+  const anchors = table.finish();
+  const order = yield* sortBySpan(anchors.start, anchors.end, anchors.count);
+  // Anchors of one span merge into one annotation (§2.6); one rule's anchors never share a span.
+  const groups = new IntColumn(anchors.count + 1);
+  for (let i = 0; i < anchors.count; i++) {
+    const id = order[i] as number;
+    const previous = i === 0 ? -1 : (order[i - 1] as number);
+    if (previous < 0 || anchors.start[id] !== anchors.start[previous] || anchors.end[id] !== anchors.end[previous]) groups.push(i);
+  }
+  const count = groups.length;
+  groups.push(anchors.count);
   const warnings = view.warnings.map((w) => ({
     code: w.code,
     message: w.message,
@@ -113,7 +155,44 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Anno
     start: lines.offsetToPosition(w.start),
     end: lines.offsetToPosition(w.end),
   }));
-  return { view, annotations, warnings };
+  return { view, lines, rules, anchors, order, groupStart: groups.finish(), count, warnings, warningCount: view.warningCount };
+}
+
+/** Merged annotation `i` of an explanation (its anchors built and merged in rule order). */
+export function ruleAnnotationAt(explained: RuleAnnotations, i: number, lookups: AnnotationLookups): ExplainAnnotation {
+  const { view, anchors, order, groupStart, rules, lines } = explained;
+  const from = groupStart[i] as number;
+  const to = groupStart[i + 1] as number;
+  let merged: ExplainAnnotation | undefined;
+  for (let k = from; k < to; k++) {
+    const id = order[k] as number;
+    const item = buildItem(lookups, rules[anchors.rule[id] as number] as BundleDocument, anchorAt(view, anchors, id), lines);
+    if (merged) mergeInto(merged, item);
+    else merged = item;
+  }
+  if (!merged) throw new RangeError(`annotation ${i} is not in this explanation (${explained.count})`);
+  return merged;
+}
+
+/**
+ * What the explain filters read of merged annotation `i`, without building it: its section id (of the
+ * first anchor), and the token indexes a merge keeps (the first anchor that has each).
+ */
+export function ruleAnnotationPlace(explained: RuleAnnotations, i: number): { section: number; tokenIndex: number | null; lastTokenIndex: number | null } {
+  const { anchors, order, groupStart } = explained;
+  const from = groupStart[i] as number;
+  const to = groupStart[i + 1] as number;
+  let tokenIndex: number | null = null;
+  let lastTokenIndex: number | null = null;
+  for (let k = from; k < to; k++) {
+    const id = order[k] as number;
+    if (anchors.kind[id] === SECTION_ANCHOR) continue;
+    const own = anchors.tokenIndex[id] as number;
+    const last = anchors.lastTokenIndex[id] as number;
+    tokenIndex ??= own;
+    if (lastTokenIndex === null && last !== own) lastTokenIndex = last;
+  }
+  return { section: anchors.section[order[from] as number] as number, tokenIndex, lastTokenIndex: lastTokenIndex ?? tokenIndex };
 }
 
 /**
@@ -152,9 +231,6 @@ function tooManyAnnotations(filePath: string, limit: number): PvfdocError {
   });
 }
 
-/** Items built between two yields of annotateSteps. */
-const ANCHORS_PER_STEP = 4096;
-
 // --- Internal helpers ---
 
 function rulesInOrder(bundle: Bundle, versionKey: string): BundleDocument[] {
@@ -179,7 +255,7 @@ function effectiveRelation(bundle: Bundle, name: string): BundleRelation | undef
   return bundle.relations.find((r) => r.name === name && r.status === 'effective');
 }
 
-function buildItem(input: AnnotateScriptInput, doc: BundleDocument, anchor: Anchor, lines: LineIndex): ExplainAnnotation {
+function buildItem(input: AnnotationLookups, doc: BundleDocument, anchor: Anchor, lines: LineIndex): ExplainAnnotation {
   const spec = doc.resolved.annotation;
   const { title, content } = columnTexts(spec, anchor);
   const value = anchor.value ?? '';

@@ -24,9 +24,10 @@
 import type { AnnotationType, TargetSpec } from '../bundle/schema.js';
 import { parseInt32 } from '../script/canonical-number.js';
 import { matchSectionPattern } from '../script/match-glob.js';
-import { foldSectionName, type ScriptSection, type ScriptTokenElement, type ScriptView } from '../script/parse-script-view.js';
+import { foldSectionName, type ScriptView } from '../script/parse-script-view.js';
 import { trimSpace } from '../script/trim-space.js';
 
+/** One anchor as a record (computeAnchors; explain builds them only for the page it returns). */
 export interface Anchor {
   start: number;
   end: number;
@@ -63,220 +64,238 @@ export interface AnchorOptions {
   columns?: boolean;
 }
 
+export const SECTION_ANCHOR = 0;
+export const TOKEN_ANCHOR = 1;
+export const RANGE_ANCHOR = 2;
+
 /**
- * Anchors of `target` in `view`. Within one rule the anchors come section occurrence by occurrence
- * (by section id); their order never matters downstream, since one rule's anchors all have distinct
- * spans and the explain result is sorted by position.
+ * Where anchors go, as numbers: the kind (SECTION_ANCHOR, TOKEN_ANCHOR, RANGE_ANCHOR), the section id
+ * (0: top level), the view's token id (-1 for a section), the direct-token indexes of the first and
+ * last token covered (-1 for a section), the span, and -1 or the record, column, context token id and
+ * image path token id.
+ */
+export interface AnchorSink {
+  push(kind: number, section: number, token: number, tokenIndex: number, lastTokenIndex: number, start: number, end: number, record: number, column: number, contextToken: number, imageToken: number): void;
+}
+
+/**
+ * Anchors of `target` in `view` as records. Within one rule the anchors come section occurrence by
+ * occurrence (by section id); their order never matters downstream, since one rule's anchors all have
+ * distinct spans and the explain result is sorted by position.
  */
 export function computeAnchors(view: ScriptView, target: TargetSpec, options: AnchorOptions): Anchor[] {
-  if (target.kind === 'path') return [];
-  let occurrences: Occurrence[];
+  const anchors: Anchor[] = [];
+  const sink: AnchorSink = {
+    push: (kind, section, token, tokenIndex, lastTokenIndex, start, end, record, column, contextToken, imageToken) =>
+      anchors.push(anchorRecord(view, kind, section, token, tokenIndex, lastTokenIndex, start, end, record, column, contextToken, imageToken)),
+  };
+  anchorTarget(createViewIndex(view, [target]), target, options, sink);
+  return anchors;
+}
+
+/** The record of one anchor given as numbers (AnchorSink's arguments). */
+export function anchorRecord(
+  view: ScriptView,
+  kind: number,
+  section: number,
+  token: number,
+  tokenIndex: number,
+  lastTokenIndex: number,
+  start: number,
+  end: number,
+  record: number,
+  column: number,
+  contextToken: number,
+  imageToken: number,
+): Anchor {
+  const { sections, tokens } = view;
+  return {
+    start,
+    end,
+    value: kind === TOKEN_ANCHOR ? (tokens.value[token] as string) : null,
+    sectionId: section,
+    section: section === 0 ? null : (sections.name[section] as string),
+    occurrence: section === 0 ? null : (sections.occurrence[section] as number),
+    tokenIndex: kind === SECTION_ANCHOR ? null : tokenIndex,
+    lastTokenIndex: kind === SECTION_ANCHOR ? null : lastTokenIndex,
+    recordIndex: record < 0 ? null : record,
+    context: contextToken < 0 ? null : (tokens.value[contextToken] as string),
+    imagePath: imageToken < 0 ? null : (tokens.value[imageToken] as string),
+    column: column < 0 ? null : column,
+  };
+}
+
+/**
+ * The sections a set of targets can anchor in, found in one pass: the direct tokens of every section
+ * grouped by section (token ids, in text order; group 0 holds the tokens before any section), and the
+ * section ids of each folded name a target asks for.
+ */
+export interface ViewIndex {
+  view: ScriptView;
+  /** Group of section s: sectionTokens[groupStart[s] … groupStart[s + 1]). */
+  groupStart: Int32Array;
+  sectionTokens: Int32Array;
+  /** Folded name → its section ids, in text order; only names some target names. */
+  byName: Map<string, number[]>;
+}
+
+export function createViewIndex(view: ScriptView, targets: readonly TargetSpec[]): ViewIndex {
+  const { sections, tokens, sectionCount, tokenCount } = view;
+  const groupStart = new Int32Array(sectionCount + 2);
+  for (let i = 0; i < tokenCount; i++) {
+    const slot = (tokens.section[i] as number) + 1;
+    groupStart[slot] = (groupStart[slot] as number) + 1;
+  }
+  for (let s = 1; s <= sectionCount + 1; s++) groupStart[s] = (groupStart[s] as number) + (groupStart[s - 1] as number);
+  const fill = groupStart.slice(0, sectionCount + 1);
+  const sectionTokens = new Int32Array(tokenCount);
+  for (let i = 0; i < tokenCount; i++) {
+    const s = tokens.section[i] as number;
+    const at = fill[s] as number;
+    sectionTokens[at] = i;
+    fill[s] = at + 1;
+  }
+  const byName = new Map<string, number[]>();
+  for (const target of targets) if (target.section !== null && !target.topLevel && target.sectionPattern === null) byName.set(foldSectionName(target.section), []);
+  if (byName.size > 0) {
+    for (let s = 1; s <= sectionCount; s++) byName.get(foldSectionName(sections.name[s] as string))?.push(s);
+  }
+  return { view, groupStart, sectionTokens, byName };
+}
+
+/** Anchors of one target into `sink` (see the file comment for what each target kind anchors). */
+export function anchorTarget(index: ViewIndex, target: TargetSpec, options: AnchorOptions, sink: AnchorSink): void {
+  if (target.kind === 'path') return;
+  const { view } = index;
+  let occurrences: number[];
   if (target.topLevel) {
-    if (target.kind !== 'token') return [];
-    occurrences = [topLevelOccurrence(view)];
+    if (target.kind !== 'token') return;
+    occurrences = [0];
   } else if (target.sectionPattern !== null) {
-    occurrences = inScope(view, occurrencesMatching(view, target.sectionPattern), target);
+    const pattern = target.sectionPattern;
+    occurrences = [];
+    for (let s = 1; s <= view.sectionCount; s++) if (matchSectionPattern(pattern, view.sections.name[s] as string)) occurrences.push(s);
+    occurrences = inScope(view, occurrences, target);
   } else if (target.section !== null) {
-    occurrences = inScope(view, occurrencesOf(view, target.section), target);
+    occurrences = inScope(view, index.byName.get(foldSectionName(target.section)) ?? [], target);
   } else {
-    return [];
+    return;
   }
   if (target.kind === 'section') {
-    const anchors: Anchor[] = [];
-    for (const { section: s } of occurrences) {
-      if (s === null) continue;
-      anchors.push({
-        start: s.start,
-        end: s.end,
-        value: null,
-        sectionId: s.id,
-        section: s.name,
-        occurrence: s.occurrence,
-        tokenIndex: null,
-        lastTokenIndex: null,
-        recordIndex: null,
-        context: null,
-        imagePath: null,
-        column: null,
-      });
+    for (const s of occurrences) {
+      if (s !== 0) sink.push(SECTION_ANCHOR, s, -1, -1, -1, view.sections.start[s] as number, view.sections.end[s] as number, -1, -1, -1, -1);
     }
-    return anchors;
+    return;
   }
   if (options.columns === true) {
-    return target.index === null && target.range === null ? repeatedAnchors(occurrences, target, options) : [];
+    if (target.index === null && target.range === null) repeatedAnchors(index, occurrences, target, options, sink);
+    return;
   }
-  if (target.index !== null && (target.recordTokens ?? 0) > 0) return repeatedAnchors(occurrences, target, options);
+  if (target.index !== null && (target.recordTokens ?? 0) > 0) {
+    repeatedAnchors(index, occurrences, target, options, sink);
+    return;
+  }
+  const { start: tokenStart, end: tokenEnd } = view.tokens;
   if (target.index !== null) {
-    const index = target.index;
-    return occurrences.flatMap(({ section, tokens }) => {
-      const token = tokens[index];
-      return token ? [tokenAnchor(section, token)] : [];
-    });
+    const at = target.index;
+    for (const s of occurrences) {
+      const first = index.groupStart[s] as number;
+      if (at < 0 || first + at >= (index.groupStart[s + 1] as number)) continue;
+      const token = index.sectionTokens[first + at] as number;
+      sink.push(TOKEN_ANCHOR, s, token, at, at, tokenStart[token] as number, tokenEnd[token] as number, -1, -1, -1, -1);
+    }
+    return;
   }
-  if (target.range !== null) return rangeAnchors(occurrences, target.range);
-  return [];
+  if (target.range !== null) {
+    const { start, endExclusive } = target.range;
+    for (const s of occurrences) {
+      const first = index.groupStart[s] as number;
+      const count = (index.groupStart[s + 1] as number) - first;
+      const from = Math.max(start, 0);
+      const to = Math.min(endExclusive, count) - 1;
+      if (from >= count || to < 0 || to < from) continue;
+      const firstToken = index.sectionTokens[first + from] as number;
+      const lastToken = index.sectionTokens[first + to] as number;
+      sink.push(RANGE_ANCHOR, s, firstToken, from, to, tokenStart[firstToken] as number, tokenEnd[lastToken] as number, -1, -1, -1, -1);
+    }
+  }
 }
 
 // --- Internal helpers ---
-
-interface Occurrence {
-  /** null: the tokens before the first section (topLevel). */
-  section: ScriptSection | null;
-  /** Its direct tokens, in order (token i has index i). */
-  tokens: ScriptTokenElement[];
-}
-
-interface ViewIndex {
-  /** Folded name → its occurrences, by section id. */
-  byName: Map<string, Occurrence[]>;
-  /** Every section's occurrence, by section id (position id − 1). */
-  all: Occurrence[];
-  /** The tokens before the first section, indexed 0, 1, … (pvfdoc topLevel). */
-  topLevel: Occurrence;
-}
-
-const viewIndexCache = new WeakMap<ScriptView, ViewIndex>();
-
-/** Occurrences by name, and the top-level tokens; indexed once per view. */
-function viewIndex(view: ScriptView): ViewIndex {
-  let index = viewIndexCache.get(view);
-  if (!index) {
-    const byName = new Map<string, Occurrence[]>();
-    const all: Occurrence[] = [];
-    for (const section of view.sections) {
-      const occurrence: Occurrence = { section, tokens: [] };
-      all.push(occurrence);
-      const key = foldSectionName(section.name);
-      const list = byName.get(key);
-      if (list) list.push(occurrence);
-      else byName.set(key, [occurrence]);
-    }
-    const topLevel: Occurrence = { section: null, tokens: [] };
-    for (const token of view.tokens) {
-      if (token.sectionId !== 0) all[token.sectionId - 1]?.tokens.push(token);
-      else topLevel.tokens.push({ ...token, index: topLevel.tokens.length });
-    }
-    index = { byName, all, topLevel };
-    viewIndexCache.set(view, index);
-  }
-  return index;
-}
-
-/** Section occurrences of a name (case-insensitive), by section id. */
-function occurrencesOf(view: ScriptView, name: string): Occurrence[] {
-  return viewIndex(view).byName.get(foldSectionName(name)) ?? [];
-}
-
-/** Section occurrences whose name fits a pvfdoc `sectionPattern`, by section id. */
-function occurrencesMatching(view: ScriptView, pattern: string): Occurrence[] {
-  return viewIndex(view).all.filter(({ section }) => section !== null && matchSectionPattern(pattern, section.name));
-}
-
-/** The tokens before the first section as one occurrence (token i has index i). */
-function topLevelOccurrence(view: ScriptView): Occurrence {
-  return viewIndex(view).topLevel;
-}
 
 /**
  * The occurrences that sit where the target allows (`parent`, `notInside`; names case-insensitive like
  * every section name). Without either key, all of them.
  */
-function inScope(view: ScriptView, occurrences: Occurrence[], target: TargetSpec): Occurrence[] {
+function inScope(view: ScriptView, occurrences: number[], target: TargetSpec): number[] {
   const parent = target.parent === null ? null : foldSectionName(target.parent);
   const excluded = target.notInside === null || target.notInside.length === 0 ? null : new Set(target.notInside.map(foldSectionName));
   if (parent === null && excluded === null) return occurrences;
-  const sectionOf = (id: number | null): ScriptSection | undefined => (id === null ? undefined : view.sections[id - 1]);
-  return occurrences.filter(({ section }) => {
-    if (section === null) return false;
+  const { name, parent: parentOf } = view.sections;
+  return occurrences.filter((s) => {
+    if (s === 0) return false;
     if (parent !== null) {
-      const direct = sectionOf(section.parentId);
-      if (!direct || foldSectionName(direct.name) !== parent) return false;
+      const direct = parentOf[s] as number;
+      if (direct === 0 || foldSectionName(name[direct] as string) !== parent) return false;
     }
     if (excluded !== null) {
-      for (let s = sectionOf(section.parentId); s; s = sectionOf(s.parentId)) if (excluded.has(foldSectionName(s.name))) return false;
+      for (let p = parentOf[s] as number; p !== 0; p = parentOf[p] as number) if (excluded.has(foldSectionName(name[p] as string))) return false;
     }
     return true;
   });
 }
 
-function tokenAnchor(
-  section: ScriptSection | null,
-  token: ScriptTokenElement,
-  extra?: Pick<Anchor, 'recordIndex' | 'context' | 'imagePath'> & { column?: number },
-): Anchor {
-  return {
-    start: token.start,
-    end: token.end,
-    value: token.value,
-    sectionId: section?.id ?? 0,
-    section: section?.name ?? null,
-    occurrence: section?.occurrence ?? null,
-    tokenIndex: token.index,
-    lastTokenIndex: token.index,
-    recordIndex: extra?.recordIndex ?? null,
-    context: extra?.context ?? null,
-    imagePath: extra?.imagePath ?? null,
-    column: extra?.column ?? null,
-  };
-}
-
-function rangeAnchors(occurrences: readonly Occurrence[], range: { start: number; endExclusive: number }): Anchor[] {
-  const anchors: Anchor[] = [];
-  for (const { section, tokens } of occurrences) {
-    const first = tokens[Math.max(range.start, 0)];
-    const last = tokens[Math.min(range.endExclusive, tokens.length) - 1];
-    if (!first || !last || last.index < first.index) continue;
-    anchors.push({ ...tokenAnchor(section, first), end: last.end, value: null, lastTokenIndex: last.index });
-  }
-  return anchors;
-}
-
-function repeatedAnchors(occurrences: readonly Occurrence[], target: TargetSpec, options: AnchorOptions): Anchor[] {
-  const index = target.index ?? 0;
+function repeatedAnchors(index: ViewIndex, occurrences: readonly number[], target: TargetSpec, options: AnchorOptions, sink: AnchorSink): void {
+  const { view, groupStart, sectionTokens } = index;
+  const { start: tokenStart, end: tokenEnd, value: tokenValue, type: tokenType } = view.tokens;
+  const at = target.index ?? 0;
   const allColumns = options.columns === true;
   const imagePathIndex = options.annotationType === 'image' ? target.imagePathToken : null;
   const contextIndex = target.contextIndex ?? options.contextToken ?? null;
-  const anchors: Anchor[] = [];
-  for (const { section, tokens } of occurrences) {
-    const width = recordWidth(target, tokens);
+  for (const s of occurrences) {
+    const first = groupStart[s] as number;
+    const count = (groupStart[s + 1] as number) - first;
+    const tokenId = (j: number): number => sectionTokens[first + j] as number;
+    const width = recordWidth(target, count, (j) => tokenValue[tokenId(j)] as string);
     if (width <= 0) continue;
     let recordIndex = 0;
-    for (const group of recordGroups(target, tokens)) {
+    for (const group of recordGroups(target, count, (j) => tokenType[tokenId(j)] as number, (j) => tokenValue[tokenId(j)] as string)) {
       for (let start = group.start; start + width <= group.end; start += width) {
         const record = recordIndex++;
         if (allColumns) {
           for (let column = 0; column < width; column++) {
-            anchors.push(tokenAnchor(section, tokens[start + column] as ScriptTokenElement, { recordIndex: record, context: null, imagePath: null, column }));
+            const token = tokenId(start + column);
+            sink.push(TOKEN_ANCHOR, s, token, start + column, start + column, tokenStart[token] as number, tokenEnd[token] as number, record, column, -1, -1);
           }
           continue;
         }
-        if (index < 0 || index >= width) continue;
-        let imagePath: string | null = null;
+        if (at < 0 || at >= width) continue;
+        let imageToken = -1;
         if (imagePathIndex !== null) {
           if (imagePathIndex < 0 || imagePathIndex >= width) continue;
-          imagePath = (tokens[start + imagePathIndex] as ScriptTokenElement).value;
+          imageToken = tokenId(start + imagePathIndex);
         }
-        let context: string | null = null;
+        let contextToken = -1;
         if (contextIndex !== null) {
           if (contextIndex < 0 || contextIndex >= width) continue;
-          context = (tokens[start + contextIndex] as ScriptTokenElement).value;
+          contextToken = tokenId(start + contextIndex);
         }
-        anchors.push(tokenAnchor(section, tokens[start + index] as ScriptTokenElement, { recordIndex: record, context, imagePath }));
+        const token = tokenId(start + at);
+        sink.push(TOKEN_ANCHOR, s, token, start + at, start + at, tokenStart[token] as number, tokenEnd[token] as number, record, -1, contextToken, imageToken);
       }
     }
   }
-  return anchors;
 }
 
 /**
  * `recordTokens`, unless `tokensPerLineIndex` names a direct token (absolute index, whatever its type)
  * whose trimmed value is a base-10 integer > 0 (Go `strconv.Atoi`, so int64 range).
  */
-function recordWidth(target: TargetSpec, tokens: readonly ScriptTokenElement[]): number {
+function recordWidth(target: TargetSpec, count: number, valueAt: (j: number) => string): number {
   const fallback = target.recordTokens ?? 0;
   const k = target.tokensPerLineIndex;
-  if (k === null || k < 0 || k >= tokens.length) return fallback;
-  const text = trimSpace((tokens[k] as ScriptTokenElement).value);
+  if (k === null || k < 0 || k >= count) return fallback;
+  const text = trimSpace(valueAt(k));
   if (!/^[+-]?[0-9]+$/.test(text) || text.startsWith('-')) return fallback;
   const digits = text.replace(/^\+?0*/, '');
   // Zero, or anything beyond int64 (Go Atoi fails), is not a width.
@@ -287,22 +306,21 @@ function recordWidth(target: TargetSpec, tokens: readonly ScriptTokenElement[]):
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** `offset` once, then groups split at integer sentinels, each starting `groupOffset` tokens in. */
-function recordGroups(target: TargetSpec, tokens: readonly ScriptTokenElement[]): { start: number; end: number }[] {
+function recordGroups(target: TargetSpec, count: number, typeAt: (j: number) => number, valueAt: (j: number) => string): { start: number; end: number }[] {
   const groupOffset = Math.max(target.groupOffset ?? 0, 0);
   const sentinels = target.standaloneValues ?? [];
   const groups: { start: number; end: number }[] = [];
-  let begin = Math.min(Math.max(target.offset ?? 0, 0), tokens.length);
+  let begin = Math.min(Math.max(target.offset ?? 0, 0), count);
   const close = (end: number) => groups.push({ start: Math.min(begin + groupOffset, end), end });
   if (sentinels.length > 0) {
-    for (let i = begin; i < tokens.length; i++) {
-      const token = tokens[i] as ScriptTokenElement;
-      if (token.type !== 0) continue;
-      const value = parseInt32(trimSpace(token.value));
+    for (let j = begin; j < count; j++) {
+      if (typeAt(j) !== 0) continue;
+      const value = parseInt32(trimSpace(valueAt(j)));
       if (value === null || !sentinels.includes(value)) continue;
-      close(i);
-      begin = i + 1;
+      close(j);
+      begin = j + 1;
     }
   }
-  close(tokens.length);
+  close(count);
   return groups;
 }

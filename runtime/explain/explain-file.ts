@@ -28,7 +28,10 @@ import { foldPath } from '../script/archive-path.js';
 import { createPathResolver, createReferenceIndex, type ReferenceIndex } from '../references/resolve-references.js';
 import { createStringTables } from '../references/string-table.js';
 import type { Workspace, WorkspaceView } from '../workspace/workspace.js';
-import { annotateSteps, pathContext, type ExplainAnnotation } from './annotate-script.js';
+import { annotateSteps, pathContext, ruleAnnotationAt, ruleAnnotationPlace, type AnnotationLookups, type ExplainAnnotation, type RuleAnnotations } from './annotate-script.js';
+import { ANCHOR_BYTES } from './anchor-table.js';
+import { sortBySpan } from './span-order.js';
+import { IntColumn } from '../script/int-column.js';
 import {
   DEFAULT_EXPLAIN_LIMIT,
   EXPLAIN_PAGE_BUDGET_BYTES,
@@ -38,9 +41,8 @@ import {
   type ExplainOutput,
   type ExplainOutputAnnotation,
 } from './explain-schema.js';
-import { filterAnnotations, normalizeExplainFilters, type ExplainFilters } from './filter-annotations.js';
-import { createLineIndex } from '../script/normalize-text.js';
-import { runtimeAnnotations, type RuntimeAnnotation } from './runtime-annotations.js';
+import { matchesExplainFilters, normalizeExplainFilters, type ExplainFilters } from './filter-annotations.js';
+import { findRuntimeItems, runtimeAnnotationAt, type RuntimeItems } from './runtime-annotations.js';
 import { summarize } from './summary.js';
 
 export const EXPLAIN_TOOL = 'pvf_annotation_explain';
@@ -100,7 +102,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   const offset = input.cursor === undefined ? 0 : decodeExplainCursor(input.cursor, bundle, requestHash, stateHash, view.revision, args.cursorKey);
 
   if (file.text.length > MAX_EXPLAIN_TEXT_UNITS) {
-    throw new PvfdocError('RESPONSE_TOO_LARGE', `${stored} is ${file.text.length} characters long; explain reads files up to ${MAX_EXPLAIN_TEXT_UNITS} characters (4 Mi), so one request cannot hold the server for seconds`, {
+    throw new PvfdocError('RESPONSE_TOO_LARGE', `${stored} is ${file.text.length} characters long; explain reads files up to ${MAX_EXPLAIN_TEXT_UNITS} characters (32 Mi, what read_file reads)`, {
       hint: 'Read this file with read_file (startLine/endLine) instead; explain works on the ordinary script files around it.',
       data: { path: stored, size: file.text.length, limit: MAX_EXPLAIN_TEXT_UNITS },
     });
@@ -136,17 +138,16 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
     ...(firstPage || explained.pathContext.length === 0 ? {} : { pathContextOmitted: true as const }),
     annotations: [],
     documents: {},
-    warnings: capWarnings(warnings),
+    warnings: capWarnings(warnings, explained.warningsNotKept),
     nextCursor: null,
     truncated: false,
   };
+  const pageEntries: ExplainOutputAnnotation[] = [];
+  for (let p = start; p < Math.min(start + limit, selected.length); p++) pageEntries.push(entryAnnotation(bundle, explained, explained.entries[selected[p] as number] as number));
   const page = fitPage(
     bundle,
     output,
-    selected.slice(start, start + limit).map((a) => {
-      explained.complete.get(a)?.();
-      return structuredClone(a);
-    }),
+    pageEntries,
     encodeCursor({ tool: EXPLAIN_TOOL, rulesRevision: bundle.rulesRevision, binding, offset: Number.MAX_SAFE_INTEGER }, args.cursorKey),
     input.fullText === true,
     // One note often covers the file and every folder above it (a glob rule): its text is sent once, in documents.
@@ -181,29 +182,39 @@ function decodeExplainCursor(cursor: string, bundle: Bundle, requestHash: string
 
 // --- Explaining one text (cached per view and bundle) ---
 
+/**
+ * One file's explanation as kept between pages: the rule annotations and runtime items in columns,
+ * and their order; annotations are built only for the page returned (entryAnnotation).
+ */
 interface FileExplanation {
-  /** Rule annotations then runtime ones, sorted by start, end (stable: rules first on a span). */
-  annotations: ExplainOutputAnnotation[];
-  /** What to fill in before an annotation is returned (runtime list-row names). */
-  complete: Map<ExplainOutputAnnotation, () => void>;
+  rules: RuleAnnotations;
+  runtime: RuntimeItems;
+  /** What building an annotation looks up. */
+  lookups: AnnotationLookups & { references: ReferenceIndex; view: WorkspaceView };
+  /** In output order (start, end; rules first on a span): i ≥ 0 is rule annotation i, i < 0 runtime item -1 - i. */
+  entries: Int32Array;
   warnings: OutputWarning[];
+  /** Lexer warnings beyond the ones the script view keeps. */
+  warningsNotKept: number;
   pathContext: ExplainOutput['pathContext'];
   /**
-   * The annotations each recent filter set selects (key: the normalised filters), so paging through a
-   * large file filters once, not once per page.
+   * The positions in `entries` each recent filter set selects (key: the normalised filters), so paging
+   * through a large file filters once, not once per page.
    */
-  selections: Map<string, ExplainOutputAnnotation[]>;
+  selections: Map<string, Int32Array>;
+  /** Estimated heap the explanation holds (the cache's weight). */
+  bytes: number;
 }
 
 const MAX_CACHED_SELECTIONS = 8;
 
-/** The annotations `filters` keep, filtered once per explanation and filter set. */
-function selectAnnotations(explained: FileExplanation, filters: ExplainFilters): ExplainOutputAnnotation[] {
+/** The entries `filters` keep, filtered once per explanation and filter set. */
+function selectAnnotations(explained: FileExplanation, filters: ExplainFilters): Int32Array {
   const key = JSON.stringify(filters);
   let selected = explained.selections.get(key);
   if (!selected) {
     const none = filters.section === null && filters.startLine === null && filters.endLine === null;
-    selected = none ? explained.annotations : filterAnnotations(explained.annotations, filters);
+    selected = none ? explained.entries.map((_, i) => i) : filterEntries(explained, filters);
     explained.selections.set(key, selected);
     if (explained.selections.size > MAX_CACHED_SELECTIONS) {
       const oldest = explained.selections.keys().next().value;
@@ -213,6 +224,52 @@ function selectAnnotations(explained: FileExplanation, filters: ExplainFilters):
   return selected;
 }
 
+/** Positions of the entries that match the filters, read from the columns. */
+function filterEntries(explained: FileExplanation, filters: ExplainFilters): Int32Array {
+  const { rules, runtime, entries } = explained;
+  const { sections, tokens } = rules.view;
+  const kept = new IntColumn();
+  for (let p = 0; p < entries.length; p++) {
+    const e = entries[p] as number;
+    let section: number;
+    let tokenIndex: number | null;
+    let lastTokenIndex: number | null;
+    let spanStart: number;
+    let spanEnd: number;
+    if (e >= 0) {
+      const place = ruleAnnotationPlace(rules, e);
+      const first = rules.order[rules.groupStart[e] as number] as number;
+      ({ section, tokenIndex, lastTokenIndex } = place);
+      spanStart = rules.anchors.start[first] as number;
+      spanEnd = rules.anchors.end[first] as number;
+    } else {
+      const token = runtime.token[-1 - e] as number;
+      section = tokens.section[token] as number;
+      const index = tokens.index[token] as number;
+      tokenIndex = index >= 0 ? index : null;
+      lastTokenIndex = tokenIndex;
+      spanStart = tokens.start[token] as number;
+      spanEnd = tokens.end[token] as number;
+    }
+    const place = {
+      section: section === 0 ? null : (sections.name[section] as string),
+      occurrence: section === 0 ? null : (sections.occurrence[section] as number),
+      tokenIndex,
+      lastTokenIndex: lastTokenIndex ?? undefined,
+      start: rules.lines.offsetToPosition(spanStart),
+      end: rules.lines.offsetToPosition(spanEnd),
+    };
+    if (matchesExplainFilters(place, filters)) kept.push(p);
+  }
+  return kept.finish();
+}
+
+/** Entry `e` of an explanation as sent. */
+function entryAnnotation(bundle: Bundle, explained: FileExplanation, e: number): ExplainOutputAnnotation {
+  if (e >= 0) return toOutputAnnotation(bundle, ruleAnnotationAt(explained.rules, e, explained.lookups));
+  return runtimeAnnotationAt(explained.runtime, -1 - e, { filePath: explained.lookups.filePath, view: explained.rules.view, references: explained.lookups.references, lines: explained.rules.lines });
+}
+
 interface ExplainContext {
   /** Tells this context's explanations apart in the cache's one LRU. */
   id: number;
@@ -220,23 +277,21 @@ interface ExplainContext {
 }
 
 /**
- * Longest text explain takes, in UTF-16 code units (decision, issue 15). An explanation holds about 70
- * bytes per character (84 000 annotations per MB of equipment script) and takes about a second of CPU
- * per MB, so a bigger file would hold the server for seconds and its memory for gigabytes; read_file
- * still reads it, and explain reads every ordinary script (the biggest real ones are a few hundred KB).
+ * Longest text explain takes, in UTF-16 code units: what read_file reads (32 MiB), and below the 2^26
+ * the span sort works with. An explanation is held in columns (about 30 bytes per character of
+ * equipment script), so the largest legal script explains in bounded memory.
  */
-export const MAX_EXPLAIN_TEXT_UNITS = 4 * 1024 * 1024;
+export const MAX_EXPLAIN_TEXT_UNITS = 32 * 1024 * 1024;
 
 /**
- * Most annotations one file's explanation may hold (decision, issue 15). A text under
- * MAX_EXPLAIN_TEXT_UNITS can be dense: 4 MB of `[rarity]` sections, one after another, took 12 s and
- * 1.27 GiB; with this limit it is refused after 1.7 s at a 648 MiB peak, while 4 MB of real equipment
- * scripts (216 000 annotations) still explain, at a 478 MiB peak.
+ * Most anchors (rule hits before merging) one file's explanation may hold (decision, issue 15): a text
+ * can be dense (32 MiB of one-token sections), and each anchor costs ANCHOR_BYTES; at the limit the
+ * anchor columns hold 192 MiB. Real scripts stay far below (about 90 000 per MB of equipment script).
  */
-export const MAX_EXPLAIN_ANNOTATIONS = 250_000;
+export const MAX_EXPLAIN_ANNOTATIONS = 4 * 1024 * 1024;
 
-/** Annotations the explanations of one cache hold in all; one file at the limit fits. */
-export const EXPLAIN_CACHE_ANNOTATIONS = MAX_EXPLAIN_ANNOTATIONS;
+/** Heap the explanations of one cache may hold in all (explanationBytes): one 31 MiB script fits. */
+export const EXPLAIN_CACHE_BYTES = 512 * 1024 * 1024;
 
 /** Longest stretch of explain work between two chances for other requests to run. */
 const EXPLAIN_SLICE_MS = 50;
@@ -255,8 +310,8 @@ export interface ExplainCache {
   contextCount: number;
 }
 
-export function createExplainCache(annotations: number = EXPLAIN_CACHE_ANNOTATIONS): ExplainCache {
-  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(annotations, (e) => e.annotations.length), pending: new Map(), contextCount: 0 };
+export function createExplainCache(bytes: number = EXPLAIN_CACHE_BYTES): ExplainCache {
+  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(bytes, (e) => e.bytes), pending: new Map(), contextCount: 0 };
 }
 
 function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
@@ -318,49 +373,94 @@ async function runInSlices<T>(steps: Generator<void, T>): Promise<T> {
 
 function* explanationSteps(context: ExplainContext, args: ExplainArgs): Generator<void, FileExplanation> {
   const { bundle, path, versionKey } = args;
-  const result = yield* annotateSteps({
-    bundle,
-    versionKey,
+  const lookups = { bundle, filePath: path, resolveReference: context.references.resolve, resolvePath: createPathResolver(args.view), references: context.references, view: args.view };
+  const rules = yield* annotateSteps({ ...lookups, versionKey, text: args.text, maxAnnotations: MAX_EXPLAIN_ANNOTATIONS });
+  const runtime = findRuntimeItems({
     filePath: path,
-    text: args.text,
-    resolveReference: context.references.resolve,
-    resolvePath: createPathResolver(args.view),
-    maxAnnotations: MAX_EXPLAIN_ANNOTATIONS,
+    view: rules.view,
+    references: context.references,
+    linkedByRule: (start, end) => {
+      const i = ruleAnnotationWithSpan(rules, start, end);
+      if (i < 0) return false;
+      const a = ruleAnnotationAt(rules, i, lookups);
+      return Boolean(a.reference?.path) || a.pathLink?.resolutionStatus === 'resolved';
+    },
   });
-  const lines = createLineIndex(result.view.text);
-  const ruleItems: ExplainOutputAnnotation[] = [];
-  for (const a of result.annotations) {
-    ruleItems.push(toOutputAnnotation(bundle, a));
-    if (ruleItems.length % 4096 === 0) yield;
-  }
   yield;
-  const runtime = runtimeAnnotations({ filePath: path, view: result.view, lines, references: context.references, ruleAnnotations: ruleItems });
-  const items: RuntimeAnnotation[] = [...ruleItems.map((annotation) => ({ annotation })), ...runtime];
-  items.sort((a, b) => a.annotation.range.start - b.annotation.range.start || a.annotation.range.end - b.annotation.range.end);
+  const runtimeOrder = yield* sortBySpan(runtime.start, runtime.end, runtime.count);
+  const entries = mergeEntries(rules, runtime, runtimeOrder);
+  yield;
 
-  const warnings: OutputWarning[] = result.warnings.map((w) => ({ code: w.code, message: w.message, range: w.range, start: w.start, end: w.end }));
-  const replacement = result.view.text.indexOf('\uFFFD');
+  const { text } = rules.view;
+  const warnings: OutputWarning[] = rules.warnings.map((w) => ({ code: w.code, message: w.message, range: w.range, start: w.start, end: w.end }));
+  const replacement = text.indexOf('\uFFFD');
   if (replacement >= 0) {
     let count = 0;
-    for (let i = replacement; i >= 0; i = result.view.text.indexOf('\uFFFD', i + 1)) count++;
+    for (let i = replacement; i >= 0; i = text.indexOf('\uFFFD', i + 1)) count++;
     warnings.unshift({
       code: 'INVALID_TEXT_ENCODING',
       message: `the text holds ${count} U+FFFD replacement character(s): bytes that are not valid in the workspace's encoding were replaced (the first is here)`,
       range: { start: replacement, end: replacement + 1 },
-      start: lines.offsetToPosition(replacement),
-      end: lines.offsetToPosition(replacement + 1),
+      start: rules.lines.offsetToPosition(replacement),
+      end: rules.lines.offsetToPosition(replacement + 1),
     });
   }
-  const complete = new Map<ExplainOutputAnnotation, () => void>();
-  for (const item of items) if (item.complete) complete.set(item.annotation, item.complete);
-  const explanation: FileExplanation = {
-    annotations: items.map((item) => item.annotation),
-    complete,
+  return {
+    rules,
+    runtime,
+    lookups,
+    entries,
     warnings,
+    warningsNotKept: rules.warningCount - rules.warnings.length,
     pathContext: pathContext(bundle, versionKey, path),
     selections: new Map(),
+    bytes: explanationBytes(rules, runtime),
   };
-  return explanation;
+}
+
+/** The rule annotation with exactly this span (binary search over the sorted annotations), or -1. */
+function ruleAnnotationWithSpan(rules: RuleAnnotations, start: number, end: number): number {
+  let low = 0;
+  let high = rules.count - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const first = rules.order[rules.groupStart[mid] as number] as number;
+    const s = rules.anchors.start[first] as number;
+    const e = rules.anchors.end[first] as number;
+    if (s === start && e === end) return mid;
+    if (s < start || (s === start && e < end)) low = mid + 1;
+    else high = mid - 1;
+  }
+  return -1;
+}
+
+/** Rule annotations and runtime items in one order: by start, then end, rule annotations first on a span. */
+function mergeEntries(rules: RuleAnnotations, runtime: RuntimeItems, runtimeOrder: Int32Array): Int32Array {
+  const entries = new Int32Array(rules.count + runtime.count);
+  let r = 0;
+  let t = 0;
+  for (let p = 0; p < entries.length; p++) {
+    let takeRule = r < rules.count;
+    if (takeRule && t < runtime.count) {
+      const first = rules.order[rules.groupStart[r] as number] as number;
+      const item = runtimeOrder[t] as number;
+      const rs = rules.anchors.start[first] as number;
+      const ts = runtime.start[item] as number;
+      takeRule = rs < ts || (rs === ts && (rules.anchors.end[first] as number) <= (runtime.end[item] as number));
+    }
+    entries[p] = takeRule ? r++ : -1 - (runtimeOrder[t++] as number);
+  }
+  return entries;
+}
+
+/**
+ * Heap an explanation holds, estimated from its parts: the text (two bytes a unit), a token or
+ * section (its columns, its string and the array slot), an anchor, a runtime item, an entry and a
+ * line start.
+ */
+function explanationBytes(rules: RuleAnnotations, runtime: RuntimeItems): number {
+  const { view } = rules;
+  return view.text.length * 2 + view.tokenCount * 48 + view.sectionCount * 56 + rules.anchors.count * (ANCHOR_BYTES + 8) + runtime.count * 28 + (rules.count + runtime.count) * 4 + rules.lines.lineCount * 4;
 }
 
 /**
@@ -401,13 +501,15 @@ function toOutputAnnotation(bundle: Bundle, a: ExplainAnnotation): ExplainOutput
 
 // --- Response budget ---
 
-function capWarnings(all: OutputWarning[]): OutputWarning[] {
+/** The warnings sent: `all` and `notKept` more beyond them, cut to MAX_EXPLAIN_WARNINGS with a count of the rest. */
+function capWarnings(all: OutputWarning[], notKept: number): OutputWarning[] {
   const warnings = all.map((w) => (w.message.length > MAX_EXPLAIN_WARNING_MESSAGE ? { ...w, message: clipMessage(w.message) } : w));
-  if (warnings.length <= MAX_EXPLAIN_WARNINGS) return warnings;
+  const total = warnings.length + notKept;
+  if (total <= MAX_EXPLAIN_WARNINGS) return warnings;
   const kept = warnings.slice(0, MAX_EXPLAIN_WARNINGS - 1);
   kept.push({
     code: 'EXPLAIN_WARNINGS_TRUNCATED',
-    message: `${warnings.length - kept.length} more warnings are not shown (${warnings.length} in all); the file is probably not well-formed script text`,
+    message: `${total - kept.length} more warnings are not shown (${total} in all); the file is probably not well-formed script text`,
     range: null,
     start: null,
     end: null,

@@ -76,7 +76,7 @@ function normalizeSectionName(name: string): string {
   return foldSectionName(text);
 }
 
-function matchesExplainFilters(a: FilterableAnnotation, filters: ExplainFilters): boolean {
+export function matchesExplainFilters(a: FilterableAnnotation, filters: ExplainFilters): boolean {
   if (filters.section !== null) {
     if (a.section === null || foldSectionName(trimSpace(a.section)) !== filters.section) return false;
     if (filters.occurrence !== null && a.occurrence !== filters.occurrence) return false;
@@ -94,8 +94,4 @@ function matchesExplainFilters(a: FilterableAnnotation, filters: ExplainFilters)
     if (filters.endLine !== null && first > filters.endLine) return false;
   }
   return true;
-}
-
-export function filterAnnotations<T extends FilterableAnnotation>(annotations: readonly T[], filters: ExplainFilters): T[] {
-  return annotations.filter((a) => matchesExplainFilters(a, filters));
 }

@@ -7,8 +7,7 @@
  *   it, or a contextual relation's context path), every record of the relation's width from token 0
  *   (sections ignored) gives a `reference` item on its path token: title = the relation's name (what
  *   the row is, like a rule's field title; the target's name is only in reference.name). Decision: rows whose file does not exist are kept with `resolutionStatus: "missing"`
- *   (pvfine drops them; the protocol keeps missing references). Names are read lazily, only for the
- *   items of the page being returned (`complete`).
+ *   (pvfine drops them; the protocol keeps missing references).
  * - Link-only rows (§2.7 step 3): in any other `.lst`, token pairs (0,1), (2,3)…; a second token that
  *   names an existing file (§4.4) gives a `link` item (no title or content; `pathLink` holds the
  *   target), unless a rule annotation with a target already covers that exact span.
@@ -16,157 +15,188 @@
  *   item: title = the text (+ `（未翻译）` when only a fallback table knew it), or `未定义` when the
  *   key is missing (status `missing`); without any n_string list in the workspace the status is
  *   `unsupported`.
+ *
+ * Found items are kept as columns (kind, tokens, span); targets, names and texts are looked up only
+ * for the items of the page being returned (runtimeAnnotationAt).
  */
 import { extensionOf } from '../script/archive-path.js';
+import { IntColumn } from '../script/int-column.js';
 import type { ReferenceIndex } from '../references/resolve-references.js';
 import { parsePlaceholder, UNTRANSLATED_MARKER } from '../references/string-table.js';
 import type { ExplainOutputAnnotation } from './explain-schema.js';
 import type { LineIndex } from '../script/normalize-text.js';
-import type { ScriptTokenElement, ScriptView } from '../script/parse-script-view.js';
+import type { ScriptView } from '../script/parse-script-view.js';
 import { summarize } from './summary.js';
 import { trimSpace } from '../script/trim-space.js';
 
-export interface RuntimeAnnotation {
-  annotation: ExplainOutputAnnotation;
-  /** Fills in what is costly to compute (target names); call only for annotations that are returned. */
-  complete?: () => void;
+const LIST_ROW = 0;
+const LINK_ROW = 1;
+const PLACEHOLDER = 2;
+
+/** The runtime items of one file, in the order they were found (list rows, link rows, placeholders). */
+export interface RuntimeItems {
+  count: number;
+  kind: Int32Array;
+  /** The annotated token (a row's path token). */
+  token: Int32Array;
+  /** List rows: the id token and the index of the binding in `bindings`; -1 otherwise. */
+  idToken: Int32Array;
+  binding: Int32Array;
+  start: Int32Array;
+  end: Int32Array;
+  bindings: ReturnType<ReferenceIndex['listBindings']>;
 }
 
-interface RuntimeAnnotationInput {
+interface RuntimeLookups {
   /** The file as stored in the workspace. */
   filePath: string;
   /** Script view of the normalised text (the one the rule annotations were anchored in). */
   view: ScriptView;
-  lines: LineIndex;
   references: ReferenceIndex;
-  /** Rule annotations of the file: link-only rows skip spans one of them already links. */
-  ruleAnnotations: readonly Pick<ExplainOutputAnnotation, 'range' | 'reference' | 'pathLink'>[];
 }
 
-export function runtimeAnnotations(input: RuntimeAnnotationInput): RuntimeAnnotation[] {
-  const out: RuntimeAnnotation[] = [];
+interface FindInput extends RuntimeLookups {
+  /** Whether a rule annotation with a target (a resolved reference or path) has exactly this span: link-only rows skip it. */
+  linkedByRule: (start: number, end: number) => boolean;
+}
+
+export function findRuntimeItems(input: FindInput): RuntimeItems {
+  const { view } = input;
+  const kind = new IntColumn();
+  const token = new IntColumn();
+  const idToken = new IntColumn();
+  const binding = new IntColumn();
+  const add = (k: number, t: number, id: number, b: number) => {
+    kind.push(k);
+    token.push(t);
+    idToken.push(id);
+    binding.push(b);
+  };
+  const values = view.tokens.value;
   const bindings = input.references.listBindings(input.filePath);
-  if (bindings.length > 0) out.push(...listRows(input, bindings));
-  else if (extensionOf(input.filePath) === '.lst') out.push(...linkRows(input));
-  out.push(...placeholders(input));
-  return out;
-}
-
-function listRows(input: RuntimeAnnotationInput, bindings: ReturnType<ReferenceIndex['listBindings']>): RuntimeAnnotation[] {
-  const { view, references } = input;
-  const tokens = view.tokens;
-  const out: RuntimeAnnotation[] = [];
-  for (const binding of bindings) {
-    const { relation, listPath, context } = binding;
-    const width = Math.max(1, relation.effectiveRecordTokens);
-    for (let offset = 0; offset < tokens.length; offset += width) {
-      const idToken = tokens[offset + relation.idToken];
-      const pathToken = tokens[offset + relation.pathToken];
-      if (!idToken || !pathToken) continue;
-      const id = trimSpace(idToken.value);
-      const rowPath = trimSpace(pathToken.value);
-      if (id === '' || rowPath === '') continue;
-      const target = references.resolveRowPath(listPath, pathToken.value);
-      const annotation: ExplainOutputAnnotation = {
-        ...base(input, pathToken),
-        title: relation.name,
-        summary: summarize(target ? `ID: ${id} 路径: ${target}` : `ID: ${id}（未找到关联文件） 路径: ${rowPath}`),
-        type: 'reference',
-        reference: { relation: relation.name, id, context, name: null, path: target, resolutionStatus: target ? 'resolved' : 'missing' },
-      };
-      out.push({
-        annotation,
-        ...(target === null
-          ? {}
-          : {
-              complete: () => {
-                const name = references.targetName(relation, listPath, target);
-                if (annotation.reference) annotation.reference.name = name;
-              },
-            }),
-      });
+  if (bindings.length > 0) {
+    bindings.forEach(({ relation }, b) => {
+      const width = Math.max(1, relation.effectiveRecordTokens);
+      for (let offset = 0; offset < view.tokenCount; offset += width) {
+        const id = offset + relation.idToken;
+        const path = offset + relation.pathToken;
+        if (id >= view.tokenCount || path >= view.tokenCount) continue;
+        if (trimSpace(values[id] as string) === '' || trimSpace(values[path] as string) === '') continue;
+        add(LIST_ROW, path, id, b);
+      }
+    });
+  } else if (extensionOf(input.filePath) === '.lst') {
+    const { start, end } = view.tokens;
+    for (let path = 1; path < view.tokenCount; path += 2) {
+      if (input.linkedByRule(start[path] as number, end[path] as number)) continue;
+      if (input.references.resolveRowPath(input.filePath, values[path] as string) !== null) add(LINK_ROW, path, -1, -1);
     }
   }
-  return out;
+  for (let t = 0; t < view.tokenCount; t++) {
+    const value = values[t] as string;
+    if (value.charCodeAt(0) === 0x3c /* < */ && parsePlaceholder(value) !== null) add(PLACEHOLDER, t, -1, -1);
+  }
+  const tokens = token.finish();
+  return {
+    count: kind.length,
+    kind: kind.finish(),
+    token: tokens,
+    idToken: idToken.finish(),
+    binding: binding.finish(),
+    start: tokens.map((t) => view.tokens.start[t] as number),
+    end: tokens.map((t) => view.tokens.end[t] as number),
+    bindings,
+  };
 }
 
-function linkRows(input: RuntimeAnnotationInput): RuntimeAnnotation[] {
-  const linked = new Set<string>();
-  for (const a of input.ruleAnnotations) {
-    if (a.reference?.path || a.pathLink?.resolutionStatus === 'resolved') linked.add(`${a.range.start}:${a.range.end}`);
-  }
-  const tokens = input.view.tokens;
-  const out: RuntimeAnnotation[] = [];
-  for (let i = 0; i + 1 < tokens.length; i += 2) {
-    const pathToken = tokens[i + 1];
-    if (!pathToken || linked.has(`${pathToken.start}:${pathToken.end}`)) continue;
-    const target = input.references.resolveRowPath(input.filePath, pathToken.value);
-    if (target === null) continue;
-    out.push({
-      annotation: {
-        ...base(input, pathToken),
+/** Runtime item `i` as an annotation, with its target, name or text looked up now. */
+export function runtimeAnnotationAt(items: RuntimeItems, i: number, input: RuntimeLookups & { lines: LineIndex }): ExplainOutputAnnotation {
+  const token = items.token[i] as number;
+  const value = input.view.tokens.value[token] as string;
+  switch (items.kind[i]) {
+    case LIST_ROW: {
+      const { relation, listPath, context } = items.bindings[items.binding[i] as number] as RuntimeItems['bindings'][number];
+      const id = trimSpace(input.view.tokens.value[items.idToken[i] as number] as string);
+      const target = input.references.resolveRowPath(listPath, value);
+      return {
+        ...base(input, token),
+        title: relation.name,
+        summary: summarize(target ? `ID: ${id} 路径: ${target}` : `ID: ${id}（未找到关联文件） 路径: ${trimSpace(value)}`),
+        type: 'reference',
+        reference: {
+          relation: relation.name,
+          id,
+          context,
+          name: target === null ? null : input.references.targetName(relation, listPath, target),
+          path: target,
+          resolutionStatus: target ? 'resolved' : 'missing',
+        },
+      };
+    }
+    case LINK_ROW:
+      return {
+        ...base(input, token),
         title: '',
         summary: '',
         type: 'link',
-        pathLink: { root: '', value: pathToken.value, path: target, resolutionStatus: 'resolved' },
-      },
-    });
+        pathLink: { root: '', value, path: input.references.resolveRowPath(input.filePath, value) ?? '', resolutionStatus: 'resolved' },
+      };
+    default:
+      return placeholderAnnotation(input, token, value);
   }
-  return out;
 }
 
-function placeholders(input: RuntimeAnnotationInput): RuntimeAnnotation[] {
-  const strings = input.references.stringTables;
-  const out: RuntimeAnnotation[] = [];
-  for (const token of input.view.tokens) {
-    const placeholder = parsePlaceholder(token.value);
-    if (!placeholder) continue;
-    const found = strings.lookup(placeholder.table, placeholder.key);
-    let title: string;
-    let content: string;
-    if (found.status === 'resolved' && found.text !== null) {
-      title = found.fallback ? found.text + UNTRANSLATED_MARKER : found.text;
-      content = `来源: ${found.path ?? ''}${found.fallback ? '（只有后备字符串表有这个键）' : ''}`;
-    } else if (found.status === 'missing') {
-      title = '未定义';
-      content = `字符串表 ${placeholder.table} 中没有键 ${placeholder.key}`;
-    } else {
-      title = '未解析';
-      content = '工作区中没有 n_string.lst，字符串表无法解析';
-    }
-    out.push({
-      annotation: {
-        ...base(input, token),
-        title,
-        summary: summarize(content),
-        type: 'placeholder',
-        placeholder: {
-          table: placeholder.table,
-          key: placeholder.key,
-          text: found.text,
-          path: found.path,
-          fallback: found.fallback,
-          resolutionStatus: found.status,
-        },
-      },
-    });
+// --- Internal helpers ---
+
+function placeholderAnnotation(input: RuntimeLookups & { lines: LineIndex }, token: number, value: string): ExplainOutputAnnotation {
+  const placeholder = parsePlaceholder(value);
+  if (placeholder === null) throw new RangeError(`token ${token} is not a placeholder`);
+  const found = input.references.stringTables.lookup(placeholder.table, placeholder.key);
+  let title: string;
+  let content: string;
+  if (found.status === 'resolved' && found.text !== null) {
+    title = found.fallback ? found.text + UNTRANSLATED_MARKER : found.text;
+    content = `来源: ${found.path ?? ''}${found.fallback ? '（只有后备字符串表有这个键）' : ''}`;
+  } else if (found.status === 'missing') {
+    title = '未定义';
+    content = `字符串表 ${placeholder.table} 中没有键 ${placeholder.key}`;
+  } else {
+    title = '未解析';
+    content = '工作区中没有 n_string.lst，字符串表无法解析';
   }
-  return out;
+  return {
+    ...base(input, token),
+    title,
+    summary: summarize(content),
+    type: 'placeholder',
+    placeholder: {
+      table: placeholder.table,
+      key: placeholder.key,
+      text: found.text,
+      path: found.path,
+      fallback: found.fallback,
+      resolutionStatus: found.status,
+    },
+  };
 }
 
 /** Position and section fields of an item on one token. */
-function base(input: RuntimeAnnotationInput, token: ScriptTokenElement): Omit<ExplainOutputAnnotation, 'title' | 'summary' | 'type'> {
-  const section = token.sectionId > 0 ? input.view.sections[token.sectionId - 1] : undefined;
+function base(input: { view: ScriptView; lines: LineIndex }, token: number): Omit<ExplainOutputAnnotation, 'title' | 'summary' | 'type'> {
+  const { sections, tokens } = input.view;
+  const section = tokens.section[token] as number;
+  const index = tokens.index[token] as number;
+  const start = tokens.start[token] as number;
+  const end = tokens.end[token] as number;
   return {
     origin: 'runtime',
     ruleIds: [],
     documentIds: [],
-    section: section ? section.name : null,
-    occurrence: section ? section.occurrence : null,
-    tokenIndex: token.index >= 0 ? token.index : null,
-    value: token.value,
-    range: { start: token.start, end: token.end },
-    start: input.lines.offsetToPosition(token.start),
-    end: input.lines.offsetToPosition(token.end),
+    section: section > 0 ? (sections.name[section] as string) : null,
+    occurrence: section > 0 ? (sections.occurrence[section] as number) : null,
+    tokenIndex: index >= 0 ? index : null,
+    value: tokens.value[token] as string,
+    range: { start, end },
+    start: input.lines.offsetToPosition(start),
+    end: input.lines.offsetToPosition(end),
   };
 }

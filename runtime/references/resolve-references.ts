@@ -157,14 +157,14 @@ export function createReferenceIndex(bundle: Bundle, view: WorkspaceView, option
     const rows = new Map<string, string>();
     const text = safeReadText(view, listPath);
     if (text !== null) {
-      const tokens = parseScriptView(text).tokens;
-      for (let offset = 0; offset < tokens.length; offset += width) {
-        const idToken = tokens[offset + relation.idToken];
-        const pathToken = tokens[offset + relation.pathToken];
-        if (!idToken || !pathToken) continue;
-        const id = trimSpace(idToken.value);
+      const values = parseScriptView(text).tokens.value;
+      for (let offset = 0; offset < values.length; offset += width) {
+        const idValue = values[offset + relation.idToken];
+        const pathValue = values[offset + relation.pathToken];
+        if (idValue === undefined || pathValue === undefined) continue;
+        const id = trimSpace(idValue);
         if (id === '' || rows.has(id)) continue;
-        const target = resolveRowPath(listPath, pathToken.value);
+        const target = resolveRowPath(listPath, pathValue);
         if (target !== null) rows.set(id, target);
       }
     }
@@ -183,10 +183,12 @@ export function createReferenceIndex(bundle: Bundle, view: WorkspaceView, option
       const script = parseScriptView(text);
       const firstToken = (section: string): string | null => {
         const wanted = foldSectionName(trimSpace(section));
-        const found = script.sections.find((s) => s.parentId === null && foldSectionName(trimSpace(s.name)) === wanted);
-        if (!found) return null;
-        const token = script.tokens.find((t) => t.sectionId === found.id && t.index === 0);
-        return token ? displayText(token.value, stringTables) : null;
+        const { sections, tokens } = script;
+        let found = 0;
+        for (let id = 1; id <= script.sectionCount && found === 0; id++) if (sections.parent[id] === 0 && foldSectionName(trimSpace(sections.name[id] as string)) === wanted) found = id;
+        if (found === 0) return null;
+        for (let i = 0; i < script.tokenCount; i++) if (tokens.section[i] === found && tokens.index[i] === 0) return displayText(tokens.value[i] as string, stringTables);
+        return null;
       };
       if (listBase === 'character.lst') name = nonEmpty(firstToken('growtype name'));
       if (name === null && relation.nameSection) name = nonEmpty(firstToken(relation.nameSection));

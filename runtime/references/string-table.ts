@@ -115,13 +115,10 @@ export function createStringTables(view: WorkspaceView, options: StringTableOpti
       const text = safeReadText(view, stored);
       const map = new Map<number, string>();
       if (text !== null) {
-        const tokens = parseScriptView(text).tokens;
-        for (let i = 0; i + 1 < tokens.length; i += 2) {
-          const indexToken = tokens[i];
-          const pathToken = tokens[i + 1];
-          if (!indexToken || !pathToken) break;
-          const index = parseInt32(trimSpace(indexToken.value));
-          const path = trimSpace(pathToken.value).replaceAll('\\', '/').replace(/^\/+/, '');
+        const values = parseScriptView(text).tokens.value;
+        for (let i = 0; i + 1 < values.length; i += 2) {
+          const index = parseInt32(trimSpace(values[i] as string));
+          const path = trimSpace(values[i + 1] as string).replaceAll('\\', '/').replace(/^\/+/, '');
           if (index === null || path === '' || map.has(index)) continue;
           map.set(index, path);
         }

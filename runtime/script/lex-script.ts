@@ -70,11 +70,40 @@ interface LexResult {
   warnings: ScriptWarning[];
 }
 
+/**
+ * Where a lexer puts what it reads, in text order. The script view writes lexemes into typed columns
+ * through one, so a file of millions of tokens does not become millions of objects.
+ */
+export interface LexSink {
+  open(name: string, start: number, end: number): void;
+  close(name: string, start: number, end: number): void;
+  value(type: ScriptTokenType, value: string, start: number, end: number): void;
+  comment(start: number, end: number): void;
+  warning(code: ScriptWarningCode, message: string, start: number, end: number): void;
+}
+
 /** Lexes script text; any string is accepted. */
 export function lexScript(text: string): LexResult {
   const tokens: LexToken[] = [];
   const comments: TextSpan[] = [];
   const warnings: ScriptWarning[] = [];
+  createLexer(text, {
+    open: (name, start, end) => tokens.push({ kind: 'open', name, start, end }),
+    close: (name, start, end) => tokens.push({ kind: 'close', name, start, end }),
+    value: (type, value, start, end) => tokens.push({ kind: 'value', type, value, start, end }),
+    comment: (start, end) => comments.push({ start, end }),
+    warning: (code, message, start, end) => warnings.push({ code, message, start, end }),
+  }).lexUntil(text.length);
+  return { tokens, comments, warnings };
+}
+
+/** A lexer that can stop between lexemes and go on later, so a caller can lex a large text in slices. */
+export interface Lexer {
+  /** Reads every lexeme that starts before `offset` (it may end after it); true once the text is done. */
+  lexUntil(offset: number): boolean;
+}
+
+export function createLexer(text: string, sink: LexSink): Lexer {
   const n = text.length;
   // Past these positions no `]` / `}` exists, so unclosed tags and markers cost O(1) each.
   const lastBracket = text.lastIndexOf(']');
@@ -82,79 +111,81 @@ export function lexScript(text: string): LexResult {
   let markerEnds: Int32Array | undefined;
   const linkKeys: KeyScan = { from: -1, end: -1 };
   let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (isScriptSpace(c)) {
-      i++;
-      continue;
-    }
-    if (c === HASH) {
-      const newline = text.indexOf('\n', i);
-      const end = newline < 0 ? n : newline;
-      comments.push({ start: i, end });
-      i = end;
-      continue;
-    }
-    if (c === BACKTICK) {
-      const { value, next, terminated } = readBacktickString(text, i);
-      tokens.push({ kind: 'value', type: 6, value, start: i, end: next });
-      if (!terminated) {
-        warnings.push({ code: 'UNTERMINATED_STRING', message: 'backtick string has no closing backtick; it runs to the end of the text', start: i, end: next });
-      }
-      i = next;
-      continue;
-    }
-    if (c === OPEN_BRACE) {
-      const numeric = numberMarkerType(text, i);
-      if (numeric !== null) {
-        markerEnds ??= i < lastBrace ? findMarkerEnds(text) : undefined;
-        const close = markerEnds?.[i + 1] ?? -1;
-        const token = close >= 0 && close - i <= MAX_NUMBER_MARKER ? numberMarkerToken(numeric, text.slice(i + 3, close)) : null;
-        if (token !== null) {
-          tokens.push({ kind: 'value', type: token.type, value: token.value, start: i, end: close + 1 });
-          i = close + 1;
-          continue;
-        }
-      }
-      const marker = markerType(text, i);
-      if (marker !== null) {
-        markerEnds ??= i < lastBrace ? findMarkerEnds(text) : undefined;
-        const close = markerEnds?.[i + 1] ?? -1;
-        if (close >= 0) {
-          tokens.push({ kind: 'value', type: marker.type, value: markerValue(text.slice(i + marker.prefix, close)), start: i, end: close + 1 });
-          i = close + 1;
-          continue;
-        }
-        warnings.push({ code: 'UNCLOSED_BLOCK', message: `block string marker "${text.slice(i, i + marker.prefix)}" has no closing "}"; the "{" is skipped`, start: i, end: i + marker.prefix });
-      }
-      i++;
-      continue;
-    }
-    if (c === OPEN_BRACKET) {
-      const close = i < lastBracket ? text.indexOf(']', i + 1) : -1;
-      if (close < 0) {
-        warnings.push({ code: 'UNCLOSED_TAG', message: '"[" has no closing "]"; it is skipped', start: i, end: i + 1 });
+  const lexUntil = (offset: number): boolean => {
+    const stop = Math.min(offset, n);
+    while (i < stop) {
+      const c = text.charCodeAt(i);
+      if (isScriptSpace(c)) {
         i++;
         continue;
       }
-      tokens.push(tagToken(text.slice(i, close + 1), i, close + 1));
-      i = close + 1;
-      continue;
-    }
-    if (c === LESS_THAN) {
-      const link = readLink(text, i, linkKeys);
-      if (link !== null) {
-        tokens.push({ kind: 'value', type: 8, value: link.value, start: i, end: link.next });
-        i = link.next;
+      if (c === HASH) {
+        const newline = text.indexOf('\n', i);
+        const end = newline < 0 ? n : newline;
+        sink.comment(i, end);
+        i = end;
         continue;
       }
+      if (c === BACKTICK) {
+        const { value, next, terminated } = readBacktickString(text, i);
+        sink.value(6, value, i, next);
+        if (!terminated) sink.warning('UNTERMINATED_STRING', 'backtick string has no closing backtick; it runs to the end of the text', i, next);
+        i = next;
+        continue;
+      }
+      if (c === OPEN_BRACE) {
+        const numeric = numberMarkerType(text, i);
+        if (numeric !== null) {
+          markerEnds ??= i < lastBrace ? findMarkerEnds(text) : undefined;
+          const close = markerEnds?.[i + 1] ?? -1;
+          const token = close >= 0 && close - i <= MAX_NUMBER_MARKER ? numberMarkerToken(numeric, text.slice(i + 3, close)) : null;
+          if (token !== null) {
+            sink.value(token.type, token.value, i, close + 1);
+            i = close + 1;
+            continue;
+          }
+        }
+        const marker = markerType(text, i);
+        if (marker !== null) {
+          markerEnds ??= i < lastBrace ? findMarkerEnds(text) : undefined;
+          const close = markerEnds?.[i + 1] ?? -1;
+          if (close >= 0) {
+            sink.value(marker.type, markerValue(text.slice(i + marker.prefix, close)), i, close + 1);
+            i = close + 1;
+            continue;
+          }
+          sink.warning('UNCLOSED_BLOCK', `block string marker "${text.slice(i, i + marker.prefix)}" has no closing "}"; the "{" is skipped`, i, i + marker.prefix);
+        }
+        i++;
+        continue;
+      }
+      if (c === OPEN_BRACKET) {
+        const close = i < lastBracket ? text.indexOf(']', i + 1) : -1;
+        if (close < 0) {
+          sink.warning('UNCLOSED_TAG', '"[" has no closing "]"; it is skipped', i, i + 1);
+          i++;
+          continue;
+        }
+        tagToken(sink, text.slice(i, close + 1), i, close + 1);
+        i = close + 1;
+        continue;
+      }
+      if (c === LESS_THAN) {
+        const link = readLink(text, i, linkKeys);
+        if (link !== null) {
+          sink.value(8, link.value, i, link.next);
+          i = link.next;
+          continue;
+        }
+      }
+      const start = i;
+      while (i < n && !endsWord(text.charCodeAt(i))) i++;
+      const { type, value } = canonicalWord(text.slice(start, i));
+      sink.value(type, value, start, i);
     }
-    const start = i;
-    while (i < n && !endsWord(text.charCodeAt(i))) i++;
-    const { type, value } = canonicalWord(text.slice(start, i));
-    tokens.push({ kind: 'value', type, value, start, end: i });
-  }
-  return { tokens, comments, warnings };
+    return i >= n;
+  };
+  return { lexUntil };
 }
 
 /** Space, `\t`, `\n`, `\v`, `\f`, `\r`: the only whitespace of the script syntax. */
@@ -250,11 +281,11 @@ function markerValue(body: string): string {
 }
 
 /** `[name]` → open, `[/name]` → close; `[]` and `[/]` are plain type-3 values. */
-function tagToken(tag: string, start: number, end: number): LexToken {
+function tagToken(sink: LexSink, tag: string, start: number, end: number): void {
   const inner = tag.slice(1, -1);
-  if (inner === '' || inner === '/') return { kind: 'value', type: 3, value: tag, start, end };
-  if (inner.startsWith('/')) return { kind: 'close', name: inner.slice(1), start, end };
-  return { kind: 'open', name: inner, start, end };
+  if (inner === '' || inner === '/') sink.value(3, tag, start, end);
+  else if (inner.startsWith('/')) sink.close(inner.slice(1), start, end);
+  else sink.open(inner, start, end);
 }
 
 // --- Classic forms (see the file comment) ---

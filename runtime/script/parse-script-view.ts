@@ -12,52 +12,88 @@
  * - a closing tag pops the unpaired sections on top, then closes the nearest open paired section of
  *   that exact name (and everything above it); tokens after `[/child]` count for the parent again.
  */
-import { lexScript, type ScriptTokenType, type ScriptWarning, type TextSpan } from './lex-script.js';
+import { IntColumn } from './int-column.js';
+import { createLexer, type ScriptTokenType, type ScriptWarning, type ScriptWarningCode } from './lex-script.js';
 
-export interface ScriptSection {
-  /** 1, 2, 3… in order of opening tags. */
-  id: number;
+/**
+ * The sections of a view as columns, indexed by section id (1…count); slot 0 stands for "before any
+ * section" (name "", parent 0, depth -1, no tokens).
+ */
+export interface SectionColumns {
   /** The name as written (case and spaces kept). */
-  name: string;
+  name: string[];
   /** Span of the opening tag, brackets included. */
-  start: number;
-  end: number;
-  /** Enclosing section, null at top level. */
-  parentId: number | null;
+  start: Int32Array;
+  end: Int32Array;
+  /** Enclosing section's id; 0 at top level. */
+  parent: Int32Array;
   /** 0 at top level. */
-  depth: number;
-  /** Whether the name has a closing tag somewhere in the file. */
-  paired: boolean;
+  depth: Int32Array;
+  /** 1 when the name has a closing tag somewhere in the file. */
+  paired: Uint8Array;
   /** 0-based ordinal among all sections of the same name (compared case-insensitively), in text order. */
-  occurrence: number;
+  occurrence: Int32Array;
   /** Number of direct tokens (tokens of child sections excluded). */
-  tokenCount: number;
+  tokenCount: Int32Array;
 }
 
-export interface ScriptTokenElement {
+/** The value tokens of a view as columns, in text order. */
+export interface TokenColumns {
+  start: Int32Array;
+  end: Int32Array;
   /** Enclosing (innermost) section; 0 before any section. */
-  sectionId: number;
-  /** Its name as written; "" before any section. */
-  sectionName: string;
+  section: Int32Array;
   /** Ordinal among the direct tokens of that section occurrence; -1 before any section. */
-  index: number;
-  start: number;
-  end: number;
-  type: ScriptTokenType;
+  index: Int32Array;
+  type: Uint8Array;
   /** Canonical value (lex-script.ts). */
-  value: string;
+  value: string[];
 }
 
 export interface ScriptView {
   /** The text the offsets refer to (callers pass normalised text). */
   text: string;
-  /** All sections; `sections[id - 1]` has that id. */
-  sections: ScriptSection[];
-  /** All value tokens in text order. */
-  tokens: ScriptTokenElement[];
-  comments: TextSpan[];
-  /** Lexer and structure problems, by position. */
+  sectionCount: number;
+  sections: SectionColumns;
+  tokenCount: number;
+  tokens: TokenColumns;
+  /** Lexer and structure problems, by position: the first MAX_VIEW_WARNINGS of them. */
   warnings: ScriptWarning[];
+  /** How many problems there are in all. */
+  warningCount: number;
+}
+
+/**
+ * Problems a view keeps (decision, issue 15): a hostile text can have one per character (a file of
+ * `[`), and explain shows the first hundred; the count of the rest is kept.
+ */
+export const MAX_VIEW_WARNINGS = 1000;
+
+/** One section as a record (for callers that look at a few). */
+export interface ScriptSection {
+  /** 1, 2, 3… in order of opening tags. */
+  id: number;
+  name: string;
+  start: number;
+  end: number;
+  /** Enclosing section, null at top level. */
+  parentId: number | null;
+  depth: number;
+  paired: boolean;
+  occurrence: number;
+  tokenCount: number;
+}
+
+/** One value token as a record (for callers that look at a few). */
+export interface ScriptTokenElement {
+  sectionId: number;
+  /** Its section's name as written; "" before any section. */
+  sectionName: string;
+  index: number;
+  start: number;
+  end: number;
+  type: ScriptTokenType;
+  value: string;
 }
 
 /** Whether a section named `child` may open inside the unpaired section `parent` (§3.5). */
@@ -77,84 +113,81 @@ export function foldSectionName(name: string): string {
  * inside an unpaired one (plain `ParseScriptView`).
  */
 export function parseScriptView(text: string, allowNested?: AllowNested): ScriptView {
-  const lexed = lexScript(text);
-  const pairedNames = new Set<string>();
-  for (const token of lexed.tokens) if (token.kind === 'close') pairedNames.add(token.name);
+  const steps = parseScriptViewSteps(text, allowNested);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
 
-  const sections: ScriptSection[] = [];
-  const tokens: ScriptTokenElement[] = [];
-  const warnings: ScriptWarning[] = [...lexed.warnings];
-  const occurrences = new Map<string, number>();
-  const stack: ScriptSection[] = [];
-  // Open paired sections per name, so a closing tag that matches nothing costs O(1), not O(depth).
-  const openPaired = new Map<string, number>();
-  const top = (): ScriptSection | undefined => stack[stack.length - 1];
-  const pop = (): void => {
-    const section = stack.pop();
-    if (section?.paired) openPaired.set(section.name, (openPaired.get(section.name) ?? 1) - 1);
+/**
+ * The same parse, yielding every VIEW_STEP_UNITS of text lexed and every VIEW_STEP_LEXEMES lexemes
+ * placed, so a caller can give the thread to other requests while a large file is parsed.
+ */
+export function* parseScriptViewSteps(text: string, allowNested?: AllowNested): Generator<void, ScriptView> {
+  // Pass 1: lexemes into columns. Pairing needs every closing tag before the first section is placed.
+  const lexemes = new LexemeColumns(text.length);
+  const lexer = createLexer(text, lexemes);
+  for (let offset = VIEW_STEP_UNITS; !lexer.lexUntil(offset); offset += VIEW_STEP_UNITS) yield;
+  yield;
+  // Pass 2: structure.
+  const built = new ViewBuilder(text, lexemes, allowNested);
+  for (let from = 0; from < lexemes.count; from += VIEW_STEP_LEXEMES) {
+    built.place(from, Math.min(from + VIEW_STEP_LEXEMES, lexemes.count));
+    yield;
+  }
+  return built.finish();
+}
+
+const VIEW_STEP_UNITS = 256 * 1024;
+const VIEW_STEP_LEXEMES = 64 * 1024;
+
+/** Section `id` as a record; undefined for 0 or an id past the end. */
+export function sectionAt(view: ScriptView, id: number): ScriptSection | undefined {
+  if (id < 1 || id > view.sectionCount) return undefined;
+  const s = view.sections;
+  const parent = s.parent[id] as number;
+  return {
+    id,
+    name: s.name[id] as string,
+    start: s.start[id] as number,
+    end: s.end[id] as number,
+    parentId: parent === 0 ? null : parent,
+    depth: s.depth[id] as number,
+    paired: s.paired[id] === 1,
+    occurrence: s.occurrence[id] as number,
+    tokenCount: s.tokenCount[id] as number,
   };
+}
 
-  for (const token of lexed.tokens) {
-    if (token.kind === 'open') {
-      for (let t = top(); t && !t.paired && !(allowNested?.(t.name, token.name) ?? false); t = top()) pop();
-      const parent = top();
-      const folded = foldSectionName(token.name);
-      const occurrence = occurrences.get(folded) ?? 0;
-      occurrences.set(folded, occurrence + 1);
-      const section: ScriptSection = {
-        id: sections.length + 1,
-        name: token.name,
-        start: token.start,
-        end: token.end,
-        parentId: parent ? parent.id : null,
-        depth: parent ? parent.depth + 1 : 0,
-        paired: pairedNames.has(token.name),
-        occurrence,
-        tokenCount: 0,
-      };
-      sections.push(section);
-      stack.push(section);
-      if (section.paired) openPaired.set(section.name, (openPaired.get(section.name) ?? 0) + 1);
-    } else if (token.kind === 'close') {
-      for (let t = top(); t && !t.paired; t = top()) pop();
-      if ((openPaired.get(token.name) ?? 0) > 0) {
-        // Close the nearest open section of that name and everything opened inside it.
-        for (let t = top(); t; t = top()) {
-          pop();
-          if (t.name === token.name) break;
-        }
-      } else {
-        warnings.push({
-          code: 'STRAY_CLOSING_TAG',
-          message: `closing tag [/${token.name}] does not close any open section [${token.name}]`,
-          start: token.start,
-          end: token.end,
-        });
-      }
-    } else {
-      const section = top();
-      tokens.push({
-        sectionId: section ? section.id : 0,
-        sectionName: section ? section.name : '',
-        index: section ? section.tokenCount++ : -1,
-        start: token.start,
-        end: token.end,
-        type: token.type,
-        value: token.value,
-      });
-    }
-  }
-  for (const section of stack) {
-    if (!section.paired) continue;
-    warnings.push({
-      code: 'UNCLOSED_SECTION',
-      message: `section [${section.name}] is never closed by its [/${section.name}]; it runs to the end of the file`,
-      start: section.start,
-      end: section.end,
-    });
-  }
-  warnings.sort((a, b) => a.start - b.start || a.end - b.end);
-  return { text, sections, tokens, comments: lexed.comments, warnings };
+/** Token `i` (0-based, text order) as a record; undefined past the end. */
+export function tokenAt(view: ScriptView, i: number): ScriptTokenElement | undefined {
+  if (i < 0 || i >= view.tokenCount) return undefined;
+  const t = view.tokens;
+  const section = t.section[i] as number;
+  return {
+    sectionId: section,
+    sectionName: view.sections.name[section] as string,
+    index: t.index[i] as number,
+    start: t.start[i] as number,
+    end: t.end[i] as number,
+    type: t.type[i] as ScriptTokenType,
+    value: t.value[i] as string,
+  };
+}
+
+/** Every section as a record, by id. */
+export function listSections(view: ScriptView): ScriptSection[] {
+  const out: ScriptSection[] = [];
+  for (let id = 1; id <= view.sectionCount; id++) out.push(sectionAt(view, id) as ScriptSection);
+  return out;
+}
+
+/** Every token as a record, in text order. */
+export function listTokens(view: ScriptView): ScriptTokenElement[] {
+  const out: ScriptTokenElement[] = [];
+  for (let i = 0; i < view.tokenCount; i++) out.push(tokenAt(view, i) as ScriptTokenElement);
+  return out;
 }
 
 /**
@@ -163,8 +196,219 @@ export function parseScriptView(text: string, allowNested?: AllowNested): Script
  */
 export function sectionPath(view: ScriptView, id: number): string[] {
   const names: string[] = [];
-  for (let section = view.sections[id - 1]; section; section = section.parentId === null ? undefined : view.sections[section.parentId - 1]) {
-    names.push(section.name);
-  }
+  for (let s = id >= 1 && id <= view.sectionCount ? id : 0; s !== 0; s = view.sections.parent[s] as number) names.push(view.sections.name[s] as string);
   return names.reverse();
+}
+
+// --- Internal helpers ---
+
+const VALUE = 0;
+const OPEN = 1;
+const CLOSE = 2;
+
+/** Pass 1's output: every lexeme (kind, value type, span, name or value) and the paired names. */
+class LexemeColumns {
+  readonly kind: IntColumn;
+  readonly type: IntColumn;
+  readonly start: IntColumn;
+  readonly end: IntColumn;
+  readonly text: string[] = [];
+  readonly pairedNames = new Set<string>();
+  readonly warnings = new WarningList();
+  count = 0;
+
+  constructor(textLength: number) {
+    const guess = Math.min(Math.max(1024, textLength >> 3), 1 << 22);
+    this.kind = new IntColumn(guess);
+    this.type = new IntColumn(guess);
+    this.start = new IntColumn(guess);
+    this.end = new IntColumn(guess);
+  }
+
+  private add(kind: number, type: number, text: string, start: number, end: number): void {
+    this.kind.push(kind);
+    this.type.push(type);
+    this.start.push(start);
+    this.end.push(end);
+    this.text.push(text);
+    this.count++;
+  }
+
+  open(name: string, start: number, end: number): void {
+    this.add(OPEN, 0, name, start, end);
+  }
+
+  close(name: string, start: number, end: number): void {
+    this.pairedNames.add(name);
+    this.add(CLOSE, 0, name, start, end);
+  }
+
+  value(type: ScriptTokenType, value: string, start: number, end: number): void {
+    this.add(VALUE, type, value, start, end);
+  }
+
+  comment(): void {
+    // The view has no use for comments.
+  }
+
+  warning(code: ScriptWarningCode, message: string, start: number, end: number): void {
+    this.warnings.add(code, message, start, end);
+  }
+}
+
+/** The first MAX_VIEW_WARNINGS problems of one source (each comes in text order) and their count. */
+class WarningList {
+  readonly kept: ScriptWarning[] = [];
+  count = 0;
+
+  add(code: ScriptWarningCode, message: string, start: number, end: number): void {
+    if (this.count++ < MAX_VIEW_WARNINGS) this.kept.push({ code, message, start, end });
+  }
+}
+
+/**
+ * Pass 2 (the structure rules of the file comment), over the lexemes in order; `place` may be called
+ * for consecutive ranges.
+ */
+class ViewBuilder {
+  private readonly names: string[] = [''];
+  private readonly sectionStart = new IntColumn();
+  private readonly sectionEnd = new IntColumn();
+  private readonly parent = new IntColumn();
+  private readonly depth = new IntColumn();
+  private readonly paired = new IntColumn();
+  private readonly occurrenceOf = new IntColumn();
+  private readonly tokenCountOf = new IntColumn();
+  private readonly tokenStart: IntColumn;
+  private readonly tokenEnd: IntColumn;
+  private readonly tokenSection: IntColumn;
+  private readonly tokenIndex: IntColumn;
+  private readonly tokenType: IntColumn;
+  private readonly values: string[] = [];
+  private readonly occurrences = new Map<string, number>();
+  /** Open sections, innermost last. */
+  private readonly stack: number[] = [];
+  // Open paired sections per name, so a closing tag that matches nothing costs O(1), not O(depth).
+  private readonly openPaired = new Map<string, number>();
+  private readonly strays = new WarningList();
+
+  constructor(
+    private readonly text: string,
+    private readonly lexemes: LexemeColumns,
+    private readonly allowNested: AllowNested | undefined,
+  ) {
+    for (const column of [this.sectionStart, this.sectionEnd, this.parent, this.occurrenceOf, this.tokenCountOf, this.paired]) column.push(0);
+    this.depth.push(-1);
+    const guess = lexemes.count;
+    this.tokenStart = new IntColumn(guess);
+    this.tokenEnd = new IntColumn(guess);
+    this.tokenSection = new IntColumn(guess);
+    this.tokenIndex = new IntColumn(guess);
+    this.tokenType = new IntColumn(guess);
+  }
+
+  place(from: number, to: number): void {
+    const { kind, type, start, end, text } = this.lexemes;
+    for (let i = from; i < to; i++) {
+      const k = kind.at(i);
+      if (k === OPEN) this.openSection(text[i] as string, start.at(i), end.at(i));
+      else if (k === CLOSE) this.closeSection(text[i] as string, start.at(i), end.at(i));
+      else {
+        const section = this.top();
+        this.tokenStart.push(start.at(i));
+        this.tokenEnd.push(end.at(i));
+        this.tokenSection.push(section);
+        if (section === 0) this.tokenIndex.push(-1);
+        else {
+          const n = this.tokenCountOf.at(section);
+          this.tokenIndex.push(n);
+          this.tokenCountOf.set(section, n + 1);
+        }
+        this.tokenType.push(type.at(i));
+        this.values.push(text[i] as string);
+      }
+    }
+  }
+
+  finish(): ScriptView {
+    const unclosed = new WarningList();
+    for (const id of this.stack) {
+      if (this.paired.at(id) !== 1) continue;
+      const name = this.names[id] as string;
+      unclosed.add('UNCLOSED_SECTION', `section [${name}] is never closed by its [/${name}]; it runs to the end of the file`, this.sectionStart.at(id), this.sectionEnd.at(id));
+    }
+    const lexed = this.lexemes.warnings;
+    const warnings = [...lexed.kept, ...this.strays.kept, ...unclosed.kept].sort((a, b) => a.start - b.start || a.end - b.end).slice(0, MAX_VIEW_WARNINGS);
+    const sectionCount = this.names.length - 1;
+    return {
+      text: this.text,
+      sectionCount,
+      sections: {
+        name: this.names,
+        start: this.sectionStart.finish(),
+        end: this.sectionEnd.finish(),
+        parent: this.parent.finish(),
+        depth: this.depth.finish(),
+        paired: Uint8Array.from(this.paired.finish()),
+        occurrence: this.occurrenceOf.finish(),
+        tokenCount: this.tokenCountOf.finish(),
+      },
+      tokenCount: this.values.length,
+      tokens: {
+        start: this.tokenStart.finish(),
+        end: this.tokenEnd.finish(),
+        section: this.tokenSection.finish(),
+        index: this.tokenIndex.finish(),
+        type: Uint8Array.from(this.tokenType.finish()),
+        value: this.values,
+      },
+      warnings,
+      warningCount: lexed.count + this.strays.count + unclosed.count,
+    };
+  }
+
+  private top(): number {
+    return this.stack.length === 0 ? 0 : (this.stack[this.stack.length - 1] as number);
+  }
+
+  private pop(): void {
+    const id = this.stack.pop();
+    if (id !== undefined && this.paired.at(id) === 1) {
+      const name = this.names[id] as string;
+      this.openPaired.set(name, (this.openPaired.get(name) ?? 1) - 1);
+    }
+  }
+
+  private openSection(name: string, start: number, end: number): void {
+    for (let t = this.top(); t !== 0 && this.paired.at(t) !== 1 && !(this.allowNested?.(this.names[t] as string, name) ?? false); t = this.top()) this.pop();
+    const parent = this.top();
+    const folded = foldSectionName(name);
+    const occurrence = this.occurrences.get(folded) ?? 0;
+    this.occurrences.set(folded, occurrence + 1);
+    const id = this.names.length;
+    const paired = this.lexemes.pairedNames.has(name);
+    this.names.push(name);
+    this.sectionStart.push(start);
+    this.sectionEnd.push(end);
+    this.parent.push(parent);
+    this.depth.push(parent === 0 ? 0 : this.depth.at(parent) + 1);
+    this.paired.push(paired ? 1 : 0);
+    this.occurrenceOf.push(occurrence);
+    this.tokenCountOf.push(0);
+    this.stack.push(id);
+    if (paired) this.openPaired.set(name, (this.openPaired.get(name) ?? 0) + 1);
+  }
+
+  private closeSection(name: string, start: number, end: number): void {
+    for (let t = this.top(); t !== 0 && this.paired.at(t) !== 1; t = this.top()) this.pop();
+    if ((this.openPaired.get(name) ?? 0) > 0) {
+      // Close the nearest open section of that name and everything opened inside it.
+      for (let t = this.top(); t !== 0; t = this.top()) {
+        this.pop();
+        if (this.names[t] === name) break;
+      }
+    } else {
+      this.strays.add('STRAY_CLOSING_TAG', `closing tag [/${name}] does not close any open section [${name}]`, start, end);
+    }
+  }
 }

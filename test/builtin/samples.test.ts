@@ -22,6 +22,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../runtime/bundle/load-bundle.js';
 import { annotateScript, pathContext, type ExplainAnnotation } from '../../runtime/explain/annotate-script.js';
+import { listSections } from '../../runtime/script/parse-script-view.js';
 import { readCoverageMap, rowExtension, rowTagMatchers, type CoverageRow } from '../../scripts/coverage-rules.js';
 import { builtinBundle, COVERAGE_MAP, extensionOf, formatGolden, GOLDEN_ROOT, SAMPLES_ROOT } from './helpers.js';
 
@@ -94,7 +95,7 @@ describe('the real samples of test/fixtures/samples', () => {
     const allMapped = new Set(rows.flatMap((r) => r.ids).map(mapId));
 
     // Sections present, with the fact rows documenting them and the annotations inside them.
-    const findings: SectionFinding[] = result.view.sections.map((s) => ({
+    const findings: SectionFinding[] = listSections(result.view).map((s) => ({
       section: s.name,
       occurrence: s.occurrence,
       documentedBy: [

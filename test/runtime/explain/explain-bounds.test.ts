@@ -1,8 +1,8 @@
 /**
- * Issue 15, finding 1 (a 31 MiB script held the server and gigabytes): explain refuses texts over
- * MAX_EXPLAIN_TEXT_UNITS before parsing them and files with more than MAX_EXPLAIN_ANNOTATIONS
- * annotations while explaining them, and the explain cache is bounded by the annotations it holds, not
- * by a count of files.
+ * Issue 15, finding 1 (a 31 MiB script held the server and gigabytes): explain holds a file in columns,
+ * so a text beyond the old 4 Mi limit explains; it refuses texts over MAX_EXPLAIN_TEXT_UNITS (the read
+ * limit) before parsing them and files with more than MAX_EXPLAIN_ANNOTATIONS anchors while explaining
+ * them, and the explain cache is bounded by the bytes its explanations hold, not by a count of files.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
@@ -19,10 +19,11 @@ function script(blocks: number): string {
 let bundle: Bundle;
 let workspace: Workspace;
 const BIG = `${'[name]\n`x`\n'.repeat(Math.ceil((MAX_EXPLAIN_TEXT_UNITS + 1) / 11))}`;
+const LARGE = script(Math.ceil((5 * 1024 * 1024) / 35));
 
 beforeAll(async () => {
   bundle = await layerBundle(WORKSPACE_LAYER);
-  ({ workspace } = await openFolder({ 'equipment/big.equ': BIG, 'equipment/a.equ': script(400), 'equipment/b.equ': script(400), 'equipment/c.equ': script(400) }));
+  ({ workspace } = await openFolder({ 'equipment/big.equ': BIG, 'equipment/large.equ': LARGE, 'equipment/a.equ': script(400), 'equipment/b.equ': script(400), 'equipment/c.equ': script(400) }));
 });
 
 afterAll(async () => {
@@ -36,17 +37,35 @@ async function explain(filePath: string, cache = createExplainCache()) {
 }
 
 describe('explain is bounded (issue 15)', () => {
-  it('refuses a text over the explain limit with RESPONSE_TOO_LARGE, its size and the limit, pointing at read_file', async () => {
+  it('refuses a text over the explain limit with RESPONSE_TOO_LARGE and its size, before any work', async () => {
     expect(BIG.length).toBeGreaterThan(MAX_EXPLAIN_TEXT_UNITS);
     const cache = createExplainCache();
     const error = await caught(() => explain('equipment/big.equ', cache));
     expect(error.code).toBe('RESPONSE_TOO_LARGE');
-    expect(error.data).toMatchObject({ path: 'equipment/big.equ', size: BIG.length, limit: MAX_EXPLAIN_TEXT_UNITS });
-    expect(error.hint).toContain('read_file');
+    expect(error.data).toMatchObject({ path: 'equipment/big.equ', size: BIG.length });
     // Refused before any work: nothing was explained, nothing is held.
     expect(cache.files.size).toBe(0);
     // And the files around it still explain.
     expect((await explain('equipment/a.equ', cache)).annotations.length).toBeGreaterThan(0);
+  });
+
+  it('explains a file of 5 Mi characters (refused before explanations were held in columns), every page agreeing with annotateScript', async () => {
+    const cache = createExplainCache();
+    const pages = [];
+    let cursor: string | undefined;
+    do {
+      const expectedRevision = (await workspace.view()).revision;
+      const page = await explainFile({ bundle, workspace, cache, input: { workspaceId: workspace.workspaceId, expectedRevision, filePath: 'equipment/large.equ', limit: 500, cursor } });
+      pages.push(page);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor !== undefined && pages.length < 3);
+    const all = annotateScript({ bundle, versionKey: '90US', filePath: 'equipment/large.equ', text: LARGE }).annotations;
+    expect(all.length).toBeGreaterThan(200_000);
+    const got = pages.flatMap((p) => p.annotations);
+    expect(pages).toHaveLength(3);
+    expect(got.length).toBeGreaterThan(100);
+    expect(got.map((a) => [a.range.start, a.range.end, a.title, a.value])).toEqual(all.slice(0, got.length).map((a) => [a.range.start, a.range.end, a.title, a.value]));
+    expect(cache.files.size).toBeGreaterThan(LARGE.length);
   });
 
   it('stops explaining a file once it has more annotations than the limit, with RESPONSE_TOO_LARGE', () => {
@@ -63,7 +82,7 @@ describe('explain is bounded (issue 15)', () => {
     expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', data: { path: 'equipment/x.equ', limit: 20 } });
   });
 
-  it('keeps explanations by the annotations they hold: older ones go when the budget is full, one over it is not kept', async () => {
+  it('keeps explanations by the bytes they hold: older ones go when the budget is full, one over it is not kept', async () => {
     const probe = createExplainCache();
     await explain('equipment/a.equ', probe);
     const one = probe.files.size;

@@ -18,7 +18,7 @@ import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { annotateScript } from '../../../runtime/explain/annotate-script.js';
 import { lexScript } from '../../../runtime/script/lex-script.js';
 import { createLineIndex, normalizeText } from '../../../runtime/script/normalize-text.js';
-import { foldSectionName, parseScriptView, type AllowNested } from '../../../runtime/script/parse-script-view.js';
+import { foldSectionName, listSections, listTokens, parseScriptView, type AllowNested } from '../../../runtime/script/parse-script-view.js';
 import { layerBundle, WORKSPACE_LAYER } from '../workspace/helpers.js';
 
 /** Fragments that drive the lexer into each of its branches, plus characters that are easy to mishandle. */
@@ -187,17 +187,17 @@ describe('parseScriptView on arbitrary text', () => {
 
         // Sections: one per opening tag, ids 1..n in text order, spans of the tags.
         const opens = lexed.tokens.filter((t) => t.kind === 'open');
-        expect(view.sections.map((s) => [s.start, s.end, s.name])).toEqual(opens.map((t) => [t.start, t.end, t.kind === 'open' ? t.name : '']));
+        expect(listSections(view).map((s) => [s.start, s.end, s.name])).toEqual(opens.map((t) => [t.start, t.end, t.kind === 'open' ? t.name : '']));
         const seen = new Map<string, number>();
-        view.sections.forEach((s, i) => {
+        listSections(view).forEach((s, i) => {
           expect(s.id).toBe(i + 1);
           expectInside(text, s, 'section');
-          if (i > 0) expect(s.start).toBeGreaterThanOrEqual(view.sections[i - 1]?.end ?? 0);
+          if (i > 0) expect(s.start).toBeGreaterThanOrEqual(listSections(view)[i - 1]?.end ?? 0);
           if (s.parentId === null) {
             expect(s.depth).toBe(0);
           } else {
             expect(s.parentId).toBeLessThan(s.id);
-            expect(s.depth).toBe((view.sections[s.parentId - 1]?.depth ?? -2) + 1);
+            expect(s.depth).toBe((listSections(view)[s.parentId - 1]?.depth ?? -2) + 1);
           }
           const folded = foldSectionName(s.name);
           expect(s.occurrence).toBe(seen.get(folded) ?? 0);
@@ -206,23 +206,23 @@ describe('parseScriptView on arbitrary text', () => {
 
         // Tokens: exactly the lexer's values, in order, each with a valid section and direct index.
         const values = lexed.tokens.filter((t) => t.kind === 'value');
-        expect(view.tokens.map((t) => [t.start, t.end, t.value])).toEqual(values.map((t) => [t.start, t.end, t.kind === 'value' ? t.value : '']));
+        expect(listTokens(view).map((t) => [t.start, t.end, t.value])).toEqual(values.map((t) => [t.start, t.end, t.kind === 'value' ? t.value : '']));
         const next = new Map<number, number>();
-        for (const t of view.tokens) {
+        for (const t of listTokens(view)) {
           expectInside(text, t, 'token');
           expect(t.sectionId).toBeGreaterThanOrEqual(0);
-          expect(t.sectionId).toBeLessThanOrEqual(view.sections.length);
+          expect(t.sectionId).toBeLessThanOrEqual(listSections(view).length);
           if (t.sectionId === 0) {
             expect([t.index, t.sectionName]).toEqual([-1, '']);
           } else {
-            const section = view.sections[t.sectionId - 1];
+            const section = listSections(view)[t.sectionId - 1];
             expect(t.sectionName).toBe(section?.name);
             expect(t.start).toBeGreaterThanOrEqual(section?.end ?? Infinity);
             expect(t.index).toBe(next.get(t.sectionId) ?? 0);
             next.set(t.sectionId, t.index + 1);
           }
         }
-        for (const s of view.sections) expect(s.tokenCount).toBe(next.get(s.id) ?? 0);
+        for (const s of listSections(view)) expect(s.tokenCount).toBe(next.get(s.id) ?? 0);
 
         // Warnings: inside the text and sorted by position.
         view.warnings.forEach((w, i) => {

@@ -2,11 +2,11 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RenderingRule } from '../../../runtime/bundle/schema.js';
 import { createNestedSectionPredicate } from '../../../runtime/explain/nested-sections.js';
-import { parseScriptView, sectionPath, type ScriptView } from '../../../runtime/script/parse-script-view.js';
+import { listSections, listTokens, MAX_VIEW_WARNINGS, parseScriptView, sectionPath, type ScriptView } from '../../../runtime/script/parse-script-view.js';
 
 /** Each token as `section#id:index=value`. */
 function tokensOf(view: ScriptView): string[] {
-  return view.tokens.map((t) => `${t.sectionName}#${t.sectionId}:${t.index}=${t.value}`);
+  return listTokens(view).map((t) => `${t.sectionName}#${t.sectionId}:${t.index}=${t.value}`);
 }
 
 describe('parseScriptView: sections and direct tokens', () => {
@@ -17,7 +17,7 @@ describe('parseScriptView: sections and direct tokens', () => {
 
   it('numbers sections 1..n with the span of the opening tag, as written', () => {
     const view = parseScriptView('[Name]\n`x`\n[rarity]\n4');
-    expect(view.sections.map((s) => [s.id, s.name, s.start, s.end, s.parentId, s.depth, s.paired])).toEqual([
+    expect(listSections(view).map((s) => [s.id, s.name, s.start, s.end, s.parentId, s.depth, s.paired])).toEqual([
       [1, 'Name', 0, 6, null, 0, false],
       [2, 'rarity', 11, 19, null, 0, false],
     ]);
@@ -25,14 +25,14 @@ describe('parseScriptView: sections and direct tokens', () => {
 
   it('counts occurrences of same-name sections case-insensitively, each with its own token indexes', () => {
     const view = parseScriptView('[rarity] 1 [name] x [RARITY] 2 3 [rarity] 4');
-    expect(view.sections.map((s) => `${s.name}:${s.occurrence}:${s.tokenCount}`)).toEqual(['rarity:0:1', 'name:0:1', 'RARITY:1:2', 'rarity:2:1']);
+    expect(listSections(view).map((s) => `${s.name}:${s.occurrence}:${s.tokenCount}`)).toEqual(['rarity:0:1', 'name:0:1', 'RARITY:1:2', 'rarity:2:1']);
     expect(tokensOf(view)).toEqual(['rarity#1:0=1', 'name#2:0=x', 'RARITY#3:0=2', 'RARITY#3:1=3', 'rarity#4:0=4']);
   });
 
   it('nests a paired child and resumes the parent after [/child] (§3.4 example)', () => {
     const view = parseScriptView('[parent] 1 [child] 2 [/child] 3 [/parent]');
     expect(tokensOf(view)).toEqual(['parent#1:0=1', 'child#2:0=2', 'parent#1:1=3']);
-    expect(view.sections.map((s) => [s.name, s.parentId, s.depth, sectionPath(view, s.id)])).toEqual([
+    expect(listSections(view).map((s) => [s.name, s.parentId, s.depth, sectionPath(view, s.id)])).toEqual([
       ['parent', null, 0, ['parent']],
       ['child', 1, 1, ['parent', 'child']],
     ]);
@@ -42,7 +42,7 @@ describe('parseScriptView: sections and direct tokens', () => {
 
   it('pairs by exact name: a closing tag in another case leaves the section unpaired', () => {
     const view = parseScriptView('[a] 1 [b] 2 [/A]');
-    expect(view.sections.map((s) => [s.name, s.paired, s.parentId])).toEqual([
+    expect(listSections(view).map((s) => [s.name, s.paired, s.parentId])).toEqual([
       ['a', false, null],
       ['b', false, null],
     ]);
@@ -52,12 +52,12 @@ describe('parseScriptView: sections and direct tokens', () => {
   it('lets an unpaired section last only until the next tag, even a closing one', () => {
     const view = parseScriptView('[p] [u] 1 [/p] 2');
     expect(tokensOf(view)).toEqual(['u#2:0=1', '#0:-1=2']);
-    expect(view.sections[1]?.parentId).toBe(1);
+    expect(listSections(view)[1]?.parentId).toBe(1);
   });
 
   it('treats a closing tag that appears before its opening as pairing the name', () => {
     const view = parseScriptView('[/a] [a] 1 [b] 2');
-    expect(view.sections.map((s) => [s.name, s.paired, s.parentId])).toEqual([
+    expect(listSections(view).map((s) => [s.name, s.paired, s.parentId])).toEqual([
       ['a', true, null],
       ['b', false, 1],
     ]);
@@ -80,14 +80,14 @@ describe('parseScriptView: nested sections in unpaired parents (§3.5)', () => {
     const ids = (from: number, count: number) => Array.from({ length: count }, (_, i) => String(from + i)).join(' ');
     const text = `[independent drop]\n${ids(1000, 17)}\n[list]\n1 2 3 4\n[/list]\n${ids(2000, 34)}\n[next]\n9`;
     const view = parseScriptView(text, allowList);
-    const drop = view.sections[0];
+    const drop = listSections(view)[0];
     expect(drop?.tokenCount).toBe(51);
-    expect(view.sections.map((s) => [s.name, s.parentId, s.tokenCount])).toEqual([
+    expect(listSections(view).map((s) => [s.name, s.parentId, s.tokenCount])).toEqual([
       ['independent drop', null, 51],
       ['list', 1, 4],
       ['next', null, 1],
     ]);
-    expect(view.tokens.filter((t) => t.sectionId === 1).at(-1)).toMatchObject({ index: 50, value: '2033' });
+    expect(listTokens(view).filter((t) => t.sectionId === 1).at(-1)).toMatchObject({ index: 50, value: '2033' });
   });
 
   it('without the predicate the child pops the unpaired parent (plain ParseScriptView)', () => {
@@ -99,7 +99,7 @@ describe('parseScriptView: nested sections in unpaired parents (§3.5)', () => {
     const allow = (parent: string, child: string) => (parent === 'a' && child === 'b') || (parent === 'b' && child === 'c');
     const view = parseScriptView('[a] 1 [b] 2 [c] 3 [/c] 4 [d] 5', allow);
     expect(tokensOf(view)).toEqual(['a#1:0=1', 'b#2:0=2', 'c#3:0=3', 'b#2:1=4', 'd#4:0=5']);
-    expect(view.sections.map((s) => s.depth)).toEqual([0, 1, 2, 0]);
+    expect(listSections(view).map((s) => s.depth)).toEqual([0, 1, 2, 0]);
   });
 });
 
@@ -157,14 +157,22 @@ describe('createNestedSectionPredicate', () => {
 describe('parseScriptView: robustness', () => {
   it('handles 50 000 nested paired sections in linear memory', () => {
     const view = parseScriptView(`${'[a] 1 '.repeat(50_000)}[/a]`);
-    expect(view.sections).toHaveLength(50_000);
-    expect(view.sections.at(-1)?.depth).toBe(49_999);
-    expect(view.warnings.filter((w) => w.code === 'UNCLOSED_SECTION')).toHaveLength(49_999);
+    expect(listSections(view)).toHaveLength(50_000);
+    expect(listSections(view).at(-1)?.depth).toBe(49_999);
+    // Every problem is counted; the first MAX_VIEW_WARNINGS are kept, in text order.
+    expect(view.warningCount).toBe(49_999);
+    expect(view.warnings).toHaveLength(MAX_VIEW_WARNINGS);
+    expect(view.warnings.every((w) => w.code === 'UNCLOSED_SECTION')).toBe(true);
+    expect(view.warnings.map((w) => w.start)).toEqual(listSections(view).slice(0, MAX_VIEW_WARNINGS).map((s) => s.start));
   });
 
   it('handles many stray closing tags under a deep stack', () => {
     const view = parseScriptView(`${'[a] '.repeat(50_000)}${'[/b] '.repeat(50_000)}[/a]`);
-    expect(view.warnings.filter((w) => w.code === 'STRAY_CLOSING_TAG')).toHaveLength(50_000);
+    // 50 000 stray closing tags, and the 49 999 [a] that [/a] leaves open (kept first: they come first).
+    expect(view.warningCount).toBe(99_999);
+    expect(view.warnings).toHaveLength(MAX_VIEW_WARNINGS);
+    const strays = parseScriptView(`[a] ${'[/b] '.repeat(50_000)}[/a]`);
+    expect([strays.warningCount, strays.warnings.length, strays.warnings.every((w) => w.code === 'STRAY_CLOSING_TAG')]).toEqual([50_000, MAX_VIEW_WARNINGS, true]);
   });
 
   it('never throws and keeps every section token indexed 0..n-1 in text order', () => {
@@ -174,12 +182,12 @@ describe('parseScriptView: robustness', () => {
       fc.property(fc.string({ unit, maxLength: 60 }), fc.boolean(), (text, nested) => {
         const view = parseScriptView(text, nested ? allow : undefined);
         const next = new Map<number, number>();
-        for (const token of view.tokens) {
+        for (const token of listTokens(view)) {
           const expected = token.sectionId === 0 ? -1 : (next.get(token.sectionId) ?? 0);
           expect(token.index).toBe(expected);
           if (token.sectionId !== 0) next.set(token.sectionId, expected + 1);
         }
-        for (const section of view.sections) expect(section.tokenCount).toBe(next.get(section.id) ?? 0);
+        for (const section of listSections(view)) expect(section.tokenCount).toBe(next.get(section.id) ?? 0);
       }),
       { numRuns: 500 },
     );

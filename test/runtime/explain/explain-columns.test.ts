@@ -1,0 +1,83 @@
+/**
+ * Explanations held in columns (issues 15 and 16): the span order is the stable order by start and end,
+ * the warning count survives the cap on kept warnings, and the columns grow without losing entries.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
+import { createExplainCache, explainFile, MAX_EXPLAIN_WARNINGS } from '../../../runtime/explain/explain-file.js';
+import { sortBySpan } from '../../../runtime/explain/span-order.js';
+import { IntColumn } from '../../../runtime/script/int-column.js';
+import { MAX_VIEW_WARNINGS } from '../../../runtime/script/parse-script-view.js';
+import type { Workspace } from '../../../runtime/workspace/workspace.js';
+import { layerBundle, openFolder, removeTempDirs, WORKSPACE_LAYER } from '../workspace/helpers.js';
+
+function sorted(start: Int32Array, end: Int32Array): Int32Array {
+  const steps = sortBySpan(start, end, start.length);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+describe('sortBySpan', () => {
+  it('orders ids by start, then end, then id, for offsets up to 2^26 - 1', () => {
+    const offset = fc.oneof(fc.integer({ min: 0, max: 20 }), fc.integer({ min: 0, max: 2 ** 26 - 1 }), fc.constantFrom(8191, 8192, 8193, 2 ** 26 - 1));
+    fc.assert(
+      fc.property(fc.array(fc.tuple(offset, offset), { maxLength: 300 }), (pairs) => {
+        const start = Int32Array.from(pairs.map(([a, b]) => Math.min(a, b)));
+        const end = Int32Array.from(pairs.map(([a, b]) => Math.max(a, b)));
+        const expected = pairs.map((_, i) => i).sort((a, b) => (start[a] as number) - (start[b] as number) || (end[a] as number) - (end[b] as number) || a - b);
+        expect([...sorted(start, end)]).toEqual(expected);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('yields between its passes, so a caller can run other work between them', () => {
+    const steps = sortBySpan(Int32Array.of(3, 1, 2), Int32Array.of(4, 2, 3), 3);
+    let yields = 0;
+    for (let step = steps.next(); !step.done; step = steps.next()) yields++;
+    expect(yields).toBe(4);
+  });
+});
+
+describe('IntColumn', () => {
+  it('keeps every entry across growth and trims its copy', () => {
+    const column = new IntColumn(16);
+    for (let i = 0; i < 10_000; i++) column.push(i * 3 - 7);
+    const done = column.finish();
+    expect(done.length).toBe(10_000);
+    expect(done[0]).toBe(-7);
+    expect(done[9_999]).toBe(9_999 * 3 - 7);
+    expect(column.at(5)).toBe(8);
+  });
+});
+
+describe('explain warnings beyond the kept ones', () => {
+  let bundle: Bundle;
+  let workspace: Workspace;
+  const STRAYS = 5_000;
+
+  beforeAll(async () => {
+    bundle = await layerBundle(WORKSPACE_LAYER);
+    ({ workspace } = await openFolder({ 'equipment/strays.equ': `[name]\n\`x\`\n${'[/nothing]\n'.repeat(STRAYS)}[rarity]\n4\n` }));
+  });
+
+  afterAll(async () => {
+    await workspace?.close();
+    removeTempDirs();
+  });
+
+  it('counts every warning in the truncation note, though the view keeps only the first MAX_VIEW_WARNINGS', async () => {
+    expect(STRAYS).toBeGreaterThan(MAX_VIEW_WARNINGS);
+    const expectedRevision = (await workspace.view()).revision;
+    const out = await explainFile({ bundle, workspace, cache: createExplainCache(), input: { workspaceId: workspace.workspaceId, expectedRevision, filePath: 'equipment/strays.equ' } });
+    expect(out.warnings).toHaveLength(MAX_EXPLAIN_WARNINGS);
+    const note = out.warnings.at(-1);
+    expect(note?.code).toBe('EXPLAIN_WARNINGS_TRUNCATED');
+    expect(note?.message).toContain(`${STRAYS - (MAX_EXPLAIN_WARNINGS - 1)} more warnings are not shown (${STRAYS} in all)`);
+    // The sections after the strays are still explained.
+    expect(out.annotations.some((a) => a.section === 'rarity')).toBe(true);
+  });
+});
