@@ -422,8 +422,9 @@ async function overMcp(snapshotsDir: string, workspaceRoot: string, large: boole
       await new Promise((resolve) => setTimeout(resolve, 50));
     };
     await change(1);
+    await revision();
     let t = performance.now();
-    const read = await call('read_file', { workspaceId: 'bench', expectedRevision: await revision(), filePath: BIG_FILE });
+    const read = await call('read_file', { workspaceId: 'bench', filePath: BIG_FILE });
     if (read.isError) throw new Error(`read_file failed: ${JSON.stringify(read.content).slice(0, 300)}`);
     const readChangedMs = performance.now() - t;
     await change(2);

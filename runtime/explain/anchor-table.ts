@@ -2,7 +2,6 @@
  * Every anchor of one file's rules, in columns (one Int32 per field): what explain keeps of a file
  * between pages. An anchor becomes an object only when its annotation is returned.
  */
-import { IntColumn } from '../script/int-column.js';
 import type { ScriptView } from '../script/parse-script-view.js';
 import { anchorRecord, type Anchor, type AnchorSink } from './compute-anchors.js';
 
@@ -26,35 +25,58 @@ export interface AnchorColumns {
 /** Bytes an anchor takes in the columns. */
 export const ANCHOR_BYTES = 12 * 4;
 
-/** Collects anchors rule by rule; `onAnchor` runs after each one (explain's limit). */
+/** Collects anchors rule by rule, past `limit` anchors `tooMany()` is thrown (explain's memory bound). */
 export class AnchorTable implements AnchorSink {
-  private readonly columns = Array.from({ length: 12 }, () => new IntColumn(4096));
+  private capacity: number;
+  private columns: Int32Array[];
   /** The rule of the anchors pushed next. */
   rule = 0;
   count = 0;
 
-  constructor(private readonly onAnchor: (count: number) => void) {}
+  /** `expected`: how many anchors there will probably be (the columns start that large). */
+  constructor(
+    private readonly limit: number,
+    private readonly tooMany: () => Error,
+    expected = 4096,
+  ) {
+    this.capacity = Math.max(1024, Math.min(expected, limit));
+    this.columns = Array.from({ length: 12 }, () => new Int32Array(this.capacity));
+  }
 
   push(kind: number, section: number, token: number, tokenIndex: number, lastTokenIndex: number, start: number, end: number, record: number, column: number, contextToken: number, imageToken: number): void {
-    const c = this.columns;
-    (c[0] as IntColumn).push(this.rule);
-    (c[1] as IntColumn).push(kind);
-    (c[2] as IntColumn).push(section);
-    (c[3] as IntColumn).push(token);
-    (c[4] as IntColumn).push(tokenIndex);
-    (c[5] as IntColumn).push(lastTokenIndex);
-    (c[6] as IntColumn).push(start);
-    (c[7] as IntColumn).push(end);
-    (c[8] as IntColumn).push(record);
-    (c[9] as IntColumn).push(column);
-    (c[10] as IntColumn).push(contextToken);
-    (c[11] as IntColumn).push(imageToken);
-    this.onAnchor(++this.count);
+    const n = this.count;
+    if (n === this.capacity) this.grow();
+    if (n >= this.limit) throw this.tooMany();
+    const c = this.columns as [Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array, Int32Array];
+    c[0][n] = this.rule;
+    c[1][n] = kind;
+    c[2][n] = section;
+    c[3][n] = token;
+    c[4][n] = tokenIndex;
+    c[5][n] = lastTokenIndex;
+    c[6][n] = start;
+    c[7][n] = end;
+    c[8][n] = record;
+    c[9][n] = column;
+    c[10][n] = contextToken;
+    c[11][n] = imageToken;
+    this.count = n + 1;
   }
 
   finish(): AnchorColumns {
-    const [rule, kind, section, token, tokenIndex, lastTokenIndex, start, end, record, column, contextToken, imageToken] = this.columns.map((c) => c.finish()) as Int32Array[];
+    // A column nearly full is kept as it is (a copy would double the peak); else the spare room goes.
+    const trim = (c: Int32Array) => (this.count >= c.length * 0.875 ? c.subarray(0, this.count) : c.slice(0, this.count));
+    const [rule, kind, section, token, tokenIndex, lastTokenIndex, start, end, record, column, contextToken, imageToken] = this.columns.map(trim) as Int32Array[];
     return { count: this.count, rule, kind, section, token, tokenIndex, lastTokenIndex, start, end, record, column, contextToken, imageToken } as AnchorColumns;
+  }
+
+  private grow(): void {
+    this.capacity *= 2;
+    this.columns = this.columns.map((old) => {
+      const next = new Int32Array(this.capacity);
+      next.set(old);
+      return next;
+    });
   }
 }
 

@@ -119,14 +119,9 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
     view,
     rules.map((doc) => doc.resolved.target),
   );
-  const limit = input.maxAnnotations;
-  const table = new AnchorTable(
-    limit === undefined
-      ? () => {}
-      : (count) => {
-          if (count > limit) throw tooManyAnnotations(filePath, limit);
-        },
-  );
+  const limit = input.maxAnnotations ?? Number.POSITIVE_INFINITY;
+  // Real scripts have about as many anchors as lexemes.
+  const table = new AnchorTable(limit, () => tooManyAnnotations(filePath, limit), view.tokenCount + view.sectionCount);
   yield;
   for (let r = 0; r < rules.length; r++) {
     const { target, annotation } = (rules[r] as BundleDocument).resolved;

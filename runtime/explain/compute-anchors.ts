@@ -155,10 +155,21 @@ export function createViewIndex(view: ScriptView, targets: readonly TargetSpec[]
     sectionTokens[at] = i;
     fill[s] = at + 1;
   }
+  // The sections of each folded name a target asks for, by the view's name keys.
   const byName = new Map<string, number[]>();
-  for (const target of targets) if (target.section !== null && !target.topLevel && target.sectionPattern === null) byName.set(foldSectionName(target.section), []);
-  if (byName.size > 0) {
-    for (let s = 1; s <= sectionCount; s++) byName.get(foldSectionName(sections.name[s] as string))?.push(s);
+  const wanted = new Map<number, number[]>();
+  const keyOf = new Map(sections.foldedNames.map((name, key) => [name, key]));
+  for (const target of targets) {
+    if (target.section === null || target.topLevel || target.sectionPattern !== null) continue;
+    const folded = foldSectionName(target.section);
+    if (byName.has(folded)) continue;
+    const list: number[] = [];
+    byName.set(folded, list);
+    const key = keyOf.get(folded);
+    if (key !== undefined) wanted.set(key, list);
+  }
+  if (wanted.size > 0) {
+    for (let s = 1; s <= sectionCount; s++) wanted.get(sections.nameKey[s] as number)?.push(s);
   }
   return { view, groupStart, sectionTokens, byName };
 }
@@ -247,7 +258,7 @@ function inScope(view: ScriptView, occurrences: number[], target: TargetSpec): n
 
 function repeatedAnchors(index: ViewIndex, occurrences: readonly number[], target: TargetSpec, options: AnchorOptions, sink: AnchorSink): void {
   const { view, groupStart, sectionTokens } = index;
-  const { start: tokenStart, end: tokenEnd, value: tokenValue, type: tokenType } = view.tokens;
+  const { start: tokenStart, end: tokenEnd } = view.tokens;
   const at = target.index ?? 0;
   const allColumns = options.columns === true;
   const imagePathIndex = options.annotationType === 'image' ? target.imagePathToken : null;
@@ -255,16 +266,15 @@ function repeatedAnchors(index: ViewIndex, occurrences: readonly number[], targe
   for (const s of occurrences) {
     const first = groupStart[s] as number;
     const count = (groupStart[s + 1] as number) - first;
-    const tokenId = (j: number): number => sectionTokens[first + j] as number;
-    const width = recordWidth(target, count, (j) => tokenValue[tokenId(j)] as string);
+    const width = recordWidth(target, view, sectionTokens, first, count);
     if (width <= 0) continue;
     let recordIndex = 0;
-    for (const group of recordGroups(target, count, (j) => tokenType[tokenId(j)] as number, (j) => tokenValue[tokenId(j)] as string)) {
+    for (const group of recordGroups(target, view, sectionTokens, first, count)) {
       for (let start = group.start; start + width <= group.end; start += width) {
         const record = recordIndex++;
         if (allColumns) {
           for (let column = 0; column < width; column++) {
-            const token = tokenId(start + column);
+            const token = sectionTokens[first + start + column] as number;
             sink.push(TOKEN_ANCHOR, s, token, start + column, start + column, tokenStart[token] as number, tokenEnd[token] as number, record, column, -1, -1);
           }
           continue;
@@ -273,14 +283,14 @@ function repeatedAnchors(index: ViewIndex, occurrences: readonly number[], targe
         let imageToken = -1;
         if (imagePathIndex !== null) {
           if (imagePathIndex < 0 || imagePathIndex >= width) continue;
-          imageToken = tokenId(start + imagePathIndex);
+          imageToken = sectionTokens[first + start + imagePathIndex] as number;
         }
         let contextToken = -1;
         if (contextIndex !== null) {
           if (contextIndex < 0 || contextIndex >= width) continue;
-          contextToken = tokenId(start + contextIndex);
+          contextToken = sectionTokens[first + start + contextIndex] as number;
         }
-        const token = tokenId(start + at);
+        const token = sectionTokens[first + start + at] as number;
         sink.push(TOKEN_ANCHOR, s, token, start + at, start + at, tokenStart[token] as number, tokenEnd[token] as number, record, -1, contextToken, imageToken);
       }
     }
@@ -289,13 +299,14 @@ function repeatedAnchors(index: ViewIndex, occurrences: readonly number[], targe
 
 /**
  * `recordTokens`, unless `tokensPerLineIndex` names a direct token (absolute index, whatever its type)
- * whose trimmed value is a base-10 integer > 0 (Go `strconv.Atoi`, so int64 range).
+ * whose trimmed value is a base-10 integer > 0 (Go `strconv.Atoi`, so int64 range). The occurrence's
+ * direct tokens are sectionTokens[first … first + count).
  */
-function recordWidth(target: TargetSpec, count: number, valueAt: (j: number) => string): number {
+function recordWidth(target: TargetSpec, view: ScriptView, sectionTokens: Int32Array, first: number, count: number): number {
   const fallback = target.recordTokens ?? 0;
   const k = target.tokensPerLineIndex;
   if (k === null || k < 0 || k >= count) return fallback;
-  const text = trimSpace(valueAt(k));
+  const text = trimSpace(view.tokens.value[sectionTokens[first + k] as number] as string);
   if (!/^[+-]?[0-9]+$/.test(text) || text.startsWith('-')) return fallback;
   const digits = text.replace(/^\+?0*/, '');
   // Zero, or anything beyond int64 (Go Atoi fails), is not a width.
@@ -306,21 +317,21 @@ function recordWidth(target: TargetSpec, count: number, valueAt: (j: number) => 
 const INT64_MAX = 2n ** 63n - 1n;
 
 /** `offset` once, then groups split at integer sentinels, each starting `groupOffset` tokens in. */
-function recordGroups(target: TargetSpec, count: number, typeAt: (j: number) => number, valueAt: (j: number) => string): { start: number; end: number }[] {
+function recordGroups(target: TargetSpec, view: ScriptView, sectionTokens: Int32Array, first: number, count: number): { start: number; end: number }[] {
   const groupOffset = Math.max(target.groupOffset ?? 0, 0);
   const sentinels = target.standaloneValues ?? [];
-  const groups: { start: number; end: number }[] = [];
   let begin = Math.min(Math.max(target.offset ?? 0, 0), count);
-  const close = (end: number) => groups.push({ start: Math.min(begin + groupOffset, end), end });
-  if (sentinels.length > 0) {
-    for (let j = begin; j < count; j++) {
-      if (typeAt(j) !== 0) continue;
-      const value = parseInt32(trimSpace(valueAt(j)));
-      if (value === null || !sentinels.includes(value)) continue;
-      close(j);
-      begin = j + 1;
-    }
+  if (sentinels.length === 0) return [{ start: Math.min(begin + groupOffset, count), end: count }];
+  const groups: { start: number; end: number }[] = [];
+  const { type, value } = view.tokens;
+  for (let j = begin; j < count; j++) {
+    const token = sectionTokens[first + j] as number;
+    if (type[token] !== 0) continue;
+    const int = parseInt32(trimSpace(value[token] as string));
+    if (int === null || !sentinels.includes(int)) continue;
+    groups.push({ start: Math.min(begin + groupOffset, j), end: j });
+    begin = j + 1;
   }
-  close(count);
+  groups.push({ start: Math.min(begin + groupOffset, count), end: count });
   return groups;
 }

@@ -35,7 +35,16 @@ export function createNestedSectionPredicate(renderingRules: readonly RenderingR
     byParent.set(key, nested);
     return nested;
   };
-  return (parent, child) => nestedOf(parent)?.has(foldSectionName(trimSpace(child))) ?? false;
+  // The view passes one string per spelling, so most calls are answered from this map.
+  const bySpelling = new Map<string, ReadonlySet<string> | null>();
+  return (parent, child) => {
+    let nested = bySpelling.get(parent);
+    if (nested === undefined) {
+      nested = nestedOf(parent);
+      bySpelling.set(parent, nested);
+    }
+    return nested !== null && nested.has(foldSectionName(trimSpace(child)));
+  };
 }
 
 // --- Internal helpers ---

@@ -13,7 +13,7 @@
  *   that exact name (and everything above it); tokens after `[/child]` count for the parent again.
  */
 import { IntColumn } from './int-column.js';
-import { createLexer, type ScriptTokenType, type ScriptWarning, type ScriptWarningCode } from './lex-script.js';
+import { createLexer, type LexSink, type ScriptTokenType, type ScriptWarning, type ScriptWarningCode } from './lex-script.js';
 
 /**
  * The sections of a view as columns, indexed by section id (1…count); slot 0 stands for "before any
@@ -35,6 +35,10 @@ export interface SectionColumns {
   occurrence: Int32Array;
   /** Number of direct tokens (tokens of child sections excluded). */
   tokenCount: Int32Array;
+  /** The section's folded name as an index into `foldedNames` (slot 0: -1). */
+  nameKey: Int32Array;
+  /** Each distinct folded name once, in order of first appearance. */
+  foldedNames: string[];
 }
 
 /** The value tokens of a view as columns, in text order. */
@@ -121,26 +125,57 @@ export function parseScriptView(text: string, allowNested?: AllowNested): Script
 }
 
 /**
- * The same parse, yielding every VIEW_STEP_UNITS of text lexed and every VIEW_STEP_LEXEMES lexemes
- * placed, so a caller can give the thread to other requests while a large file is parsed.
+ * The same parse, yielding every VIEW_STEP_UNITS of text lexed, so a caller can give the thread to
+ * other requests while a large file is parsed.
+ *
+ * Pairing needs every closing tag before the first section is placed. The names after each `[/` of the
+ * text are a superset of the closing tags' names (every closing tag starts with `[/`), so the text is
+ * lexed once, straight into the view, with that guess; when a name of the guess is not a closing tag
+ * after all (it sat in a string or comment) and a section of that name was opened, the view is made
+ * again with the real names: one lexing pass to collect them, one to place.
  */
 export function* parseScriptViewSteps(text: string, allowNested?: AllowNested): Generator<void, ScriptView> {
-  // Pass 1: lexemes into columns. Pairing needs every closing tag before the first section is placed.
-  const lexemes = new LexemeColumns(text.length);
-  const lexer = createLexer(text, lexemes);
-  for (let offset = VIEW_STEP_UNITS; !lexer.lexUntil(offset); offset += VIEW_STEP_UNITS) yield;
-  yield;
-  // Pass 2: structure.
-  const built = new ViewBuilder(text, lexemes, allowNested);
-  for (let from = 0; from < lexemes.count; from += VIEW_STEP_LEXEMES) {
-    built.place(from, Math.min(from + VIEW_STEP_LEXEMES, lexemes.count));
-    yield;
+  const guess = closingTagGuess(text);
+  if (guess !== null) {
+    const built = new ViewBuilder(text, guess, allowNested);
+    yield* lexInSteps(text, built);
+    if (!built.pairedByMistake()) return built.finish();
   }
+  const names = new Set<string>();
+  yield* lexInSteps(text, { open() {}, close: (name) => names.add(name), value() {}, comment() {}, warning() {} });
+  const built = new ViewBuilder(text, names, allowNested);
+  yield* lexInSteps(text, built);
   return built.finish();
 }
 
 const VIEW_STEP_UNITS = 256 * 1024;
-const VIEW_STEP_LEXEMES = 64 * 1024;
+
+function* lexInSteps(text: string, sink: LexSink): Generator<void, void> {
+  const lexer = createLexer(text, sink);
+  for (let offset = VIEW_STEP_UNITS; !lexer.lexUntil(offset); offset += VIEW_STEP_UNITS) yield;
+  yield;
+}
+
+/**
+ * The names after every `[/` up to the next `]` (one left-to-right scan: the next `]` is remembered),
+ * or null when the guess would be costly to hold (very long or very many names): the caller then
+ * collects the real names instead.
+ */
+function closingTagGuess(text: string): Set<string> | null {
+  const names = new Set<string>();
+  let close = -1;
+  for (let at = text.indexOf('[/'); at >= 0; at = text.indexOf('[/', at + 2)) {
+    if (close < at + 2) close = text.indexOf(']', at + 2);
+    if (close < 0) break;
+    if (close - at > MAX_GUESSED_NAME) return null;
+    names.add(text.slice(at + 2, close));
+    if (names.size > MAX_GUESSED_NAMES) return null;
+  }
+  return names;
+}
+
+const MAX_GUESSED_NAME = 1024;
+const MAX_GUESSED_NAMES = 4096;
 
 /** Section `id` as a record; undefined for 0 or an id past the end. */
 export function sectionAt(view: ScriptView, id: number): ScriptSection | undefined {
@@ -202,60 +237,6 @@ export function sectionPath(view: ScriptView, id: number): string[] {
 
 // --- Internal helpers ---
 
-const VALUE = 0;
-const OPEN = 1;
-const CLOSE = 2;
-
-/** Pass 1's output: every lexeme (kind, value type, span, name or value) and the paired names. */
-class LexemeColumns {
-  readonly kind: IntColumn;
-  readonly type: IntColumn;
-  readonly start: IntColumn;
-  readonly end: IntColumn;
-  readonly text: string[] = [];
-  readonly pairedNames = new Set<string>();
-  readonly warnings = new WarningList();
-  count = 0;
-
-  constructor(textLength: number) {
-    const guess = Math.min(Math.max(1024, textLength >> 3), 1 << 22);
-    this.kind = new IntColumn(guess);
-    this.type = new IntColumn(guess);
-    this.start = new IntColumn(guess);
-    this.end = new IntColumn(guess);
-  }
-
-  private add(kind: number, type: number, text: string, start: number, end: number): void {
-    this.kind.push(kind);
-    this.type.push(type);
-    this.start.push(start);
-    this.end.push(end);
-    this.text.push(text);
-    this.count++;
-  }
-
-  open(name: string, start: number, end: number): void {
-    this.add(OPEN, 0, name, start, end);
-  }
-
-  close(name: string, start: number, end: number): void {
-    this.pairedNames.add(name);
-    this.add(CLOSE, 0, name, start, end);
-  }
-
-  value(type: ScriptTokenType, value: string, start: number, end: number): void {
-    this.add(VALUE, type, value, start, end);
-  }
-
-  comment(): void {
-    // The view has no use for comments.
-  }
-
-  warning(code: ScriptWarningCode, message: string, start: number, end: number): void {
-    this.warnings.add(code, message, start, end);
-  }
-}
-
 /** The first MAX_VIEW_WARNINGS problems of one source (each comes in text order) and their count. */
 class WarningList {
   readonly kept: ScriptWarning[] = [];
@@ -266,11 +247,8 @@ class WarningList {
   }
 }
 
-/**
- * Pass 2 (the structure rules of the file comment), over the lexemes in order; `place` may be called
- * for consecutive ranges.
- */
-class ViewBuilder {
+/** The structure rules of the file comment, applied to the lexemes as the lexer reads them. */
+class ViewBuilder implements LexSink {
   private readonly names: string[] = [''];
   private readonly sectionStart = new IntColumn();
   private readonly sectionEnd = new IntColumn();
@@ -285,21 +263,34 @@ class ViewBuilder {
   private readonly tokenIndex: IntColumn;
   private readonly tokenType: IntColumn;
   private readonly values: string[] = [];
-  private readonly occurrences = new Map<string, number>();
+  /** Per name as written: the one copy kept, and its folded name's key. */
+  private readonly spelled = new Map<string, { name: string; key: number }>();
+  /** Per folded name: its key. */
+  private readonly keys = new Map<string, number>();
+  private readonly foldedNames: string[] = [];
+  /** Sections seen so far per folded-name key (the next occurrence). */
+  private readonly seen = new IntColumn();
+  private readonly nameKey = new IntColumn();
   /** Open sections, innermost last. */
   private readonly stack: number[] = [];
   // Open paired sections per name, so a closing tag that matches nothing costs O(1), not O(depth).
   private readonly openPaired = new Map<string, number>();
   private readonly strays = new WarningList();
+  private readonly lexed = new WarningList();
+  /** Names of the closing tags read. */
+  private readonly closed = new Set<string>();
 
   constructor(
     private readonly text: string,
-    private readonly lexemes: LexemeColumns,
+    /** Names taken as paired: a superset of the closing tags' names, or exactly them. */
+    private readonly pairedNames: ReadonlySet<string>,
     private readonly allowNested: AllowNested | undefined,
   ) {
     for (const column of [this.sectionStart, this.sectionEnd, this.parent, this.occurrenceOf, this.tokenCountOf, this.paired]) column.push(0);
     this.depth.push(-1);
-    const guess = lexemes.count;
+    this.nameKey.push(-1);
+    // About one token per 6 characters of script; the columns grow when there are more.
+    const guess = Math.min(Math.max(1024, Math.ceil(text.length / 6)), 1 << 23);
     this.tokenStart = new IntColumn(guess);
     this.tokenEnd = new IntColumn(guess);
     this.tokenSection = new IntColumn(guess);
@@ -307,27 +298,42 @@ class ViewBuilder {
     this.tokenType = new IntColumn(guess);
   }
 
-  place(from: number, to: number): void {
-    const { kind, type, start, end, text } = this.lexemes;
-    for (let i = from; i < to; i++) {
-      const k = kind.at(i);
-      if (k === OPEN) this.openSection(text[i] as string, start.at(i), end.at(i));
-      else if (k === CLOSE) this.closeSection(text[i] as string, start.at(i), end.at(i));
-      else {
-        const section = this.top();
-        this.tokenStart.push(start.at(i));
-        this.tokenEnd.push(end.at(i));
-        this.tokenSection.push(section);
-        if (section === 0) this.tokenIndex.push(-1);
-        else {
-          const n = this.tokenCountOf.at(section);
-          this.tokenIndex.push(n);
-          this.tokenCountOf.set(section, n + 1);
-        }
-        this.tokenType.push(type.at(i));
-        this.values.push(text[i] as string);
-      }
+  open(name: string, start: number, end: number): void {
+    this.openSection(name, start, end);
+  }
+
+  close(name: string, start: number, end: number): void {
+    this.closed.add(name);
+    this.closeSection(name, start, end);
+  }
+
+  value(type: ScriptTokenType, value: string, start: number, end: number): void {
+    const section = this.top();
+    this.tokenStart.push(start);
+    this.tokenEnd.push(end);
+    this.tokenSection.push(section);
+    if (section === 0) this.tokenIndex.push(-1);
+    else {
+      const n = this.tokenCountOf.at(section);
+      this.tokenIndex.push(n);
+      this.tokenCountOf.set(section, n + 1);
     }
+    this.tokenType.push(type);
+    this.values.push(value);
+  }
+
+  comment(): void {
+    // The view has no use for comments.
+  }
+
+  warning(code: ScriptWarningCode, message: string, start: number, end: number): void {
+    this.lexed.add(code, message, start, end);
+  }
+
+  /** Whether a section was taken as paired for a name no closing tag has (the guess was wrong for it). */
+  pairedByMistake(): boolean {
+    for (const name of this.pairedNames) if (!this.closed.has(name) && this.spelled.has(name)) return true;
+    return false;
   }
 
   finish(): ScriptView {
@@ -337,7 +343,7 @@ class ViewBuilder {
       const name = this.names[id] as string;
       unclosed.add('UNCLOSED_SECTION', `section [${name}] is never closed by its [/${name}]; it runs to the end of the file`, this.sectionStart.at(id), this.sectionEnd.at(id));
     }
-    const lexed = this.lexemes.warnings;
+    const lexed = this.lexed;
     const warnings = [...lexed.kept, ...this.strays.kept, ...unclosed.kept].sort((a, b) => a.start - b.start || a.end - b.end).slice(0, MAX_VIEW_WARNINGS);
     const sectionCount = this.names.length - 1;
     return {
@@ -352,6 +358,8 @@ class ViewBuilder {
         paired: Uint8Array.from(this.paired.finish()),
         occurrence: this.occurrenceOf.finish(),
         tokenCount: this.tokenCountOf.finish(),
+        nameKey: this.nameKey.finish(),
+        foldedNames: this.foldedNames,
       },
       tokenCount: this.values.length,
       tokens: {
@@ -379,14 +387,15 @@ class ViewBuilder {
     }
   }
 
-  private openSection(name: string, start: number, end: number): void {
+  private openSection(written: string, start: number, end: number): void {
+    const { name, key } = this.spelling(written);
     for (let t = this.top(); t !== 0 && this.paired.at(t) !== 1 && !(this.allowNested?.(this.names[t] as string, name) ?? false); t = this.top()) this.pop();
     const parent = this.top();
-    const folded = foldSectionName(name);
-    const occurrence = this.occurrences.get(folded) ?? 0;
-    this.occurrences.set(folded, occurrence + 1);
+    const occurrence = this.seen.at(key);
+    this.seen.set(key, occurrence + 1);
+    this.nameKey.push(key);
     const id = this.names.length;
-    const paired = this.lexemes.pairedNames.has(name);
+    const paired = this.pairedNames.has(name);
     this.names.push(name);
     this.sectionStart.push(start);
     this.sectionEnd.push(end);
@@ -397,6 +406,27 @@ class ViewBuilder {
     this.tokenCountOf.push(0);
     this.stack.push(id);
     if (paired) this.openPaired.set(name, (this.openPaired.get(name) ?? 0) + 1);
+  }
+
+  /**
+   * One string per spelling (sections of one name share it, so a file of 100 000 `[name]` keeps one) and
+   * one fold per spelling.
+   */
+  private spelling(written: string): { name: string; key: number } {
+    let found = this.spelled.get(written);
+    if (found === undefined) {
+      const folded = foldSectionName(written);
+      let key = this.keys.get(folded);
+      if (key === undefined) {
+        key = this.foldedNames.length;
+        this.keys.set(folded, key);
+        this.foldedNames.push(folded);
+        this.seen.push(0);
+      }
+      found = { name: written, key };
+      this.spelled.set(written, found);
+    }
+    return found;
   }
 
   private closeSection(name: string, start: number, end: number): void {

@@ -154,6 +154,34 @@ describe('createNestedSectionPredicate', () => {
   });
 });
 
+describe('parseScriptView: paired names from one lexing pass', () => {
+  it('does not pair a name whose closing tag sits only inside a string or comment', () => {
+    for (const text of ['[a] 1 `[/a]` [b] 2', '[a] 1 # [/a]\n[b] 2', '[a] 1 {5=`[/a]`} [b] 2']) {
+      const view = parseScriptView(text);
+      expect(listSections(view).map((s) => [s.name, s.paired, s.parentId])).toEqual([
+        ['a', false, null],
+        ['b', false, null],
+      ]);
+    }
+  });
+
+  it('pairs the same names whether the closing names are guessed or collected (long and many names)', () => {
+    const long = 'x'.repeat(2000);
+    const many = Array.from({ length: 5000 }, (_, i) => `[/n${i}]`).join(' ');
+    for (const text of [`[${long}] [b] 1 [/${long}] 2`, `[n1] [b] 1 ${many} 2`]) {
+      const view = parseScriptView(text);
+      expect(listSections(view).map((s) => [s.paired, s.parentId])).toEqual([
+        [true, null],
+        [false, 1],
+      ]);
+      expect(listTokens(view).map((t) => [t.value, t.sectionId])).toEqual([
+        ['1', 2],
+        ['2', 0],
+      ]);
+    }
+  });
+});
+
 describe('parseScriptView: robustness', () => {
   it('handles 50 000 nested paired sections in linear memory', () => {
     const view = parseScriptView(`${'[a] 1 '.repeat(50_000)}[/a]`);
