@@ -5,7 +5,9 @@
  * The archive is made by the test-only writer (test/support/write-nkpi-archive.ts): 1 000 folders of
  * 1 000 `.equ` scripts each (12 tokens, a unique name string per file), standard keys with the guard,
  * 64 KiB chunks (about the KR retail sample's 73 KB average), pseudo-random from a fixed seed. The
- * measurements run in a child process with a fresh heap: repeated opens, path lookups, a folder
+ * measurements run in a child process with a fresh heap: the open against reading the file table
+ * alone (alternating, so both see the same load; the ratio of each pair is the figure that matters
+ * on a shared machine), the first path lookup (which builds what the open defers), path lookups, a folder
  * listing, random reads with the chunk cache off (every read inflates its chunk: the cold case) and on
  * (the default 64 MiB cache), and the memory held after open and after the reads.
  *
@@ -21,10 +23,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { NKPI_HEADER_BYTES, probeNkpiHeader } from '../runtime/nkpi/header.js';
 import { openNkpiArchive } from '../runtime/nkpi/nkpi-archive.js';
+import { openFileSource } from '../runtime/script/archive-source.js';
 import { seededRandom } from '../test/support/random.js';
 import { NkpiArchiveBuilder } from '../test/support/write-nkpi-archive.js';
-import { exposeGc, fmtBytes, fmtMs, median, percentile, table } from './stats.js';
+import { exposeGc, fmtBytes, fmtMs, fmtRatio, median, percentile, table } from './stats.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -100,7 +104,17 @@ async function generate(files: number, file: string): Promise<Record<string, unk
 }
 
 interface Measured {
+  /** Opening the file, reading its 48-byte header and its file table, closing it: the floor of any open. */
+  tableReadMs: number[];
   openMs: number[];
+  /** Each open divided by the file-table read just before it. */
+  openRatios: number[];
+  /** The first path lookup after an open (inflates the pools and builds the path index when the open defers them). */
+  firstLookupMs: number[];
+  firstLookupCpuMs: number[];
+  rssAfterFirstLookup: number;
+  heapAfterFirstLookup: number;
+  externalAfterFirstLookup: number;
   /** CPU time (user + system) of each open: less sensitive to other load on the machine than wall time. */
   openCpuMs: number[];
   heapAfterOpen: number;
@@ -138,6 +152,33 @@ async function measure(file: string, files: number, reads: number): Promise<Meas
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
+  const random = seededRandom(7);
+  const pick = () => Math.floor(random() * files);
+  const tableReadMs: number[] = [];
+  const openRatios: number[] = [];
+  const firstLookupMs: number[] = [];
+  const firstLookupCpuMs: number[] = [];
+  const header = await openFileSource(file);
+  const probe = probeNkpiHeader(header.read(0, NKPI_HEADER_BYTES), header.size);
+  await header.close();
+  if (!probe.ok) throw new Error(`${file}: ${probe.problem}`);
+  const tableBytes = 24 * probe.ok.header.fileCount;
+  const readTable = async () => {
+    const t = performance.now();
+    const source = await openFileSource(file);
+    source.read(0, NKPI_HEADER_BYTES);
+    if (source.read(NKPI_HEADER_BYTES, tableBytes).length !== tableBytes) throw new Error('short file table');
+    await source.close();
+    return performance.now() - t;
+  };
+  const lookup = (archive: { resolve(path: string): number }) => {
+    const c = cpu();
+    const t = performance.now();
+    if (archive.resolve(pathOf(pick()).toUpperCase()) < 0) throw new Error('lookup failed');
+    firstLookupCpuMs.push(cpu() - c);
+    return performance.now() - t;
+  };
+
   let c0 = cpu();
   const t0 = performance.now();
   const archive = await openNkpiArchive(file);
@@ -145,17 +186,24 @@ async function measure(file: string, files: number, reads: number): Promise<Meas
   openCpuMs.push(cpu() - c0);
   await settle();
   const afterOpen = process.memoryUsage();
-  for (let run = 0; run < 3; run++) {
+  firstLookupMs.push(lookup(archive));
+  await settle();
+  const afterFirstLookup = process.memoryUsage();
+  // Pairs, the table read first: both halves of a pair see about the same load.
+  for (let run = 0; run < 7; run++) {
+    const table = await readTable();
+    tableReadMs.push(table);
     c0 = cpu();
     const t = performance.now();
     const again = await openNkpiArchive(file);
-    openMs.push(performance.now() - t);
+    const ms = performance.now() - t;
+    openMs.push(ms);
     openCpuMs.push(cpu() - c0);
+    openRatios.push(ms / table);
+    firstLookupMs.push(lookup(again));
     await again.close();
   }
 
-  const random = seededRandom(7);
-  const pick = () => Math.floor(random() * files);
   // Path lookups (case-folded).
   const lookups = Array.from({ length: 20_000 }, () => pathOf(pick()).toUpperCase());
   const r0 = performance.now();
@@ -197,7 +245,14 @@ async function measure(file: string, files: number, reads: number): Promise<Meas
   await settle();
   const afterReads = process.memoryUsage();
   const result: Measured = {
+    tableReadMs,
     openMs,
+    openRatios,
+    firstLookupMs,
+    firstLookupCpuMs,
+    rssAfterFirstLookup: afterFirstLookup.rss - base.rss,
+    heapAfterFirstLookup: afterFirstLookup.heapUsed - base.heapUsed,
+    externalAfterFirstLookup: afterFirstLookup.external - base.external,
     openCpuMs,
     heapAfterOpen: afterOpen.heapUsed - base.heapUsed,
     externalAfterOpen: afterOpen.external - base.external,
@@ -219,6 +274,11 @@ async function measure(file: string, files: number, reads: number): Promise<Meas
   };
   await archive.close();
   return result;
+}
+
+/** min–max of samples. */
+function spread(samples: number[]): string {
+  return `${fmtMs(Math.min(...samples))}–${fmtMs(Math.max(...samples))}`;
 }
 
 function latencyRow(name: string, samples: number[]): string[] {
@@ -257,12 +317,18 @@ async function main(): Promise<void> {
       table(
         ['what', '>value'],
         [
+          ['read the file table alone (open, header, table, close; median of 7)', `${fmtMs(median(m.tableReadMs))} (${spread(m.tableReadMs)})`],
           ['open (first in the process)', fmtMs(m.openMs[0] as number)],
-          ['open (median of 4)', fmtMs(median(m.openMs))],
-          ['open CPU time, user + system (median of 4)', fmtMs(median(m.openCpuMs))],
+          ['open (median of 7, each after a table read)', `${fmtMs(median(m.openMs.slice(1)))} (${spread(m.openMs.slice(1))})`],
+          ['open ÷ file-table read, per pair (median of 7)', `${fmtRatio(median(m.openRatios))} (${Math.min(...m.openRatios).toFixed(1)}–${Math.max(...m.openRatios).toFixed(1)})`],
+          ['open CPU time, user + system (median of 8)', fmtMs(median(m.openCpuMs))],
+          ['first path lookup after an open (median of 8)', `${fmtMs(median(m.firstLookupMs))} (${spread(m.firstLookupMs)})`],
+          ['first path lookup, CPU time (median of 8)', fmtMs(median(m.firstLookupCpuMs))],
+          ['open + first path lookup (median of 7)', fmtMs(median(m.openMs.slice(1).map((ms, i) => ms + (m.firstLookupMs[i + 1] as number))))],
           ['heap held after open', fmtBytes(m.heapAfterOpen)],
           ['buffers held after open (external, incl. ArrayBuffers)', fmtBytes(m.externalAfterOpen)],
           ['RSS growth after open', fmtBytes(m.rssAfterOpen)],
+          ['RSS growth after the first lookup (buffers, heap)', `${fmtBytes(m.rssAfterFirstLookup)} (${fmtBytes(m.externalAfterFirstLookup)}, ${fmtBytes(m.heapAfterFirstLookup)})`],
           ['path lookup (case-folded)', `${m.resolveUs.toFixed(2)} µs`],
           ['list a 1 000-file folder (first / cached)', `${fmtMs(m.listFirstMs)} / ${fmtMs(m.listCachedMs)}`],
           ['chunk cache after the reads', fmtBytes(m.cachedChunkBytes)],

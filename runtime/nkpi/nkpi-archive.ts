@@ -1,7 +1,9 @@
 /**
  * An nkpi-family Script.pvf (pvfine 90US / 90CN; pvf-nkpi-format) opened read-only. Open reads the
- * header, the file table, the name table (both pools inflated) and GRPI, checks chunk 0, and builds the
- * path index; HASH is never read (no reader needs it, §6). File payloads are read lazily: a chunk is
+ * header, the file table, the name table and GRPI, checks every file's string offsets against the
+ * sizes the pools state, and checks chunk 0; HASH is never read (no reader needs it, §6). The pools are
+ * inflated and the path index built on first need (a path, a listing, the file count, the warnings),
+ * so an open costs little more than reading the file table. File payloads are read lazily: a chunk is
  * inflated when one of its files is read, and kept in a byte-bounded LRU cache. One NkpiArchive is one
  * immutable version of the file; a new version on disk is a new NkpiArchive (the workspace decides).
  *
@@ -17,10 +19,11 @@ import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeAr
 import { describeChunkLimit, parseGroupIndex, type GroupIndex } from './groups.js';
 import { clientVersionOf, NKPI_HEADER_BYTES, probeNkpiHeader, type NkpiHeader, type NkpiVariant } from './header.js';
 import { LCG_MAIN, type NkpiKeySet } from './keystream.js';
+import { checkStringOffsets, FILE_ITEM_BYTES, type StringField } from './file-table.js';
 import { bytesText, NKPI_HINT, nkpiError, nkpiFileError } from './nkpi-error.js';
 import { pagedSource } from './paged.js';
 import { PathIndex, type NkpiDir } from './path-index.js';
-import { DEFAULT_MAX_POOL_BYTES, parseNameTable, poolLimitsFor, type StringPools } from './pools.js';
+import { DEFAULT_MAX_POOL_BYTES, describeOffset, parseNameTable, poolLimitsFor, type PoolSizes, type StringPools } from './pools.js';
 import { readNkpiTokens, renderNkpiScript, type NkpiTokens, type RenderRules } from './render-script.js';
 import { inflateLimited } from './zlib-limits.js';
 
@@ -95,10 +98,10 @@ export class NkpiArchive {
   readonly guard: boolean;
   readonly header: NkpiHeader;
   readonly groups: GroupIndex;
-  readonly pools: StringPools;
   /** The 8 name-table bytes before the pools (kept, never interpreted). */
   readonly namePrefix: Uint8Array;
-  readonly index: PathIndex;
+  /** What the pools state they inflate to (checked at open; the inflated pools match it exactly). */
+  readonly poolSizes: PoolSizes;
   /** Absolute offsets of the sections. */
   readonly offsets: { table: number; hash: number; names: number; grpi: number; body: number };
 
@@ -112,6 +115,11 @@ export class NkpiArchive {
   private readonly notes: string[] = [];
   private nameTableTrailing = 0;
   private droppedTokens = 0;
+  /** Inflates the pools; null once they are (or once that failed). */
+  private inflatePools: (() => StringPools) | null;
+  private names: { pools: StringPools; index: PathIndex } | null = null;
+  /** Why the pools or the index could not be made: thrown again by every later use. */
+  private namesFailure: unknown = null;
 
   /** Use openNkpiArchive / openNkpiArchiveBytes. */
   constructor(source: ArchiveSource, identity: FileIdentity | null, options: OpenNkpiArchiveOptions = {}) {
@@ -135,31 +143,66 @@ export class NkpiArchive {
     this.header = header;
 
     const table = NKPI_HEADER_BYTES;
-    const hash = table + 24 * header.fileCount;
+    const hash = table + FILE_ITEM_BYTES * header.fileCount;
     const names = hash + header.hashTableSize;
     const grpi = names + header.nameTableSize;
     const body = grpi + 8 * header.groupCount;
     this.offsets = { table, hash, names, grpi, body };
 
-    const tableBytes = this.readSection(table, 24 * header.fileCount, 'file table');
+    const tableBytes = this.readSection(table, FILE_ITEM_BYTES * header.fileCount, 'file table');
     this.table = new DataView(tableBytes.buffer, tableBytes.byteOffset, tableBytes.byteLength);
     const nameTable = parseNameTable(this.readSection(names, header.nameTableSize, 'name table'), keys, label, poolLimitsFor(this.size, options.maxPoolBytes ?? DEFAULT_MAX_POOL_BYTES));
-    this.pools = nameTable.pools;
+    this.inflatePools = nameTable.inflate;
+    this.poolSizes = nameTable.sizes;
     this.namePrefix = nameTable.prefix;
     this.nameTableTrailing = nameTable.trailing;
     this.groups = parseGroupIndex(this.readSection(grpi, 8 * header.groupCount, 'chunk index (GRPI)'), header.groupCount, header.bodySize, keys, label);
     // pvfine checks chunk 0 at open (§3.1); the others are checked when read.
     if (this.groups.count > 0) this.chunk(0, null);
+    checkStringOffsets(this.table, header.fileCount, this.poolSizes, (e, field, offset) => this.offsetOutOfRange(e, field, offset));
+  }
 
-    this.index = new PathIndex({
-      fileCount: header.fileCount,
-      nameOffset: (e) => this.table.getInt32(24 * e, true),
-      pathOffset: (e) => this.table.getInt32(24 * e + 4, true),
-      pools: this.pools,
-      outOfRange: (e, field, offset) => {
-        throw nkpiError(label, `file table item ${e}: its ${field} points past the end of its string pool (${this.pools.describe(offset)})`, { entry: e, field, stringOffset: offset });
-      },
-    });
+  /** The inflated name pools (inflated on first use). */
+  get pools(): StringPools {
+    return this.ready().pools;
+  }
+
+  /** The path index (built on first use). */
+  get index(): PathIndex {
+    return this.ready().index;
+  }
+
+  /**
+   * Inflates the pools and builds the index once. A failure (a pool that does not inflate to its stated
+   * size) is this version's for good: every later use throws the same error, and the file is released
+   * at once, since the workspace drops a version whose file count it cannot read without closing it.
+   */
+  private ready(): { pools: StringPools; index: PathIndex } {
+    if (this.names) return this.names;
+    if (this.inflatePools === null) throw this.namesFailure;
+    const inflate = this.inflatePools;
+    this.inflatePools = null;
+    try {
+      const pools = inflate();
+      const index = new PathIndex({
+        fileCount: this.header.fileCount,
+        table: this.table,
+        pools,
+        outOfRange: (e, field, offset) => this.offsetOutOfRange(e, field, offset),
+      });
+      this.names = { pools, index };
+      return this.names;
+    } catch (error) {
+      this.namesFailure = error;
+      this.texts.clear();
+      this.chunks.clear();
+      void this.source.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private offsetOutOfRange(e: number, field: StringField, offset: number): never {
+    throw nkpiError(this.label, `file table item ${e}: its ${field} points past the end of its string pool (${describeOffset(offset, this.poolSizes)})`, { entry: e, field, stringOffset: offset });
   }
 
   /** Files reachable by path (duplicates and unusable names left out). */
@@ -194,11 +237,11 @@ export class NkpiArchive {
 
   /** Payload size of an entry (a negative DataSize reads as 0). */
   sizeOf(entry: number): number {
-    return Math.max(0, this.table.getInt32(24 * entry + 16, true));
+    return Math.max(0, this.table.getInt32(FILE_ITEM_BYTES * entry + 16, true));
   }
 
   dataTypeOf(entry: number): number {
-    return this.table.getInt32(24 * entry + 20, true);
+    return this.table.getInt32(FILE_ITEM_BYTES * entry + 20, true);
   }
 
   /** One folder level: folders first, then files, each by name (case-insensitive, then exact). FILE_NOT_FOUND for an unknown folder. */
@@ -263,10 +306,10 @@ export class NkpiArchive {
   /** The payload of an entry as a view into its cached chunk (do not modify). */
   payload(entry: number): Uint8Array {
     const path = this.index.pathOf(entry);
-    const size = this.table.getInt32(24 * entry + 16, true);
+    const size = this.table.getInt32(FILE_ITEM_BYTES * entry + 16, true);
     if (size <= 0) return new Uint8Array(0);
-    const chunk = this.table.getInt32(24 * entry + 8, true);
-    const offset = this.table.getInt32(24 * entry + 12, true);
+    const chunk = this.table.getInt32(FILE_ITEM_BYTES * entry + 8, true);
+    const offset = this.table.getInt32(FILE_ITEM_BYTES * entry + 12, true);
     if (chunk < 0 || chunk >= this.groups.count) {
       throw nkpiFileError(this.label, path, `its file table item ${entry} names chunk ${chunk}, but the archive has ${this.groups.count} chunks`, { entry, chunk });
     }

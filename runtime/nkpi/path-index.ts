@@ -1,7 +1,14 @@
 /**
- * The path index of an nkpi archive, built once at open from the file table and the name pools and
- * sized for millions of files: per entry only typed arrays (folder id, path hash), an open-addressing
- * hash table of folded paths, and one object per folder. Names are decoded from the pools on demand.
+ * The path index of an nkpi archive, built once (on the archive's first path operation) from the file
+ * table and the name pools, and sized for millions of files: per entry only typed arrays (folder id,
+ * name hash, listing order), one open-addressing region of entry ids per folder, and one object per
+ * folder. Printable-ASCII names are hashed straight from the pool bytes; names are decoded only when a
+ * lookup meets an equal hash, or for a listing.
+ *
+ * Why a region per folder rather than one table: a table of a million entries is far larger than the
+ * processor's caches, so each insert was a miss to memory. A folder's region is a few KiB, and the
+ * regions are filled folder by folder, so inserting stays in cache. A lookup finds the folder first
+ * (a map of folded folder paths), then the name in its region.
  *
  * Paths (§5): `dir + "/" + name`, then normalised like classic names (runtime/script/archive-path.ts): `\` as
  * `/`, empty and `.` segments dropped; names with `..` segments or control characters are not listed.
@@ -10,6 +17,7 @@
  * folder wins.
  */
 import { foldPath, normalizeStoredName } from '../script/archive-path.js';
+import { FILE_ITEM_BYTES, type StringField } from './file-table.js';
 import type { StringPools } from './pools.js';
 
 export interface NkpiDir {
@@ -31,11 +39,11 @@ interface SkippedEntry {
 
 interface PathIndexInput {
   fileCount: number;
-  nameOffset(entry: number): number;
-  pathOffset(entry: number): number;
+  /** The file table (FILE_ITEM_BYTES per entry: NameOffset at 0, PathOffset at 4). */
+  table: DataView;
   pools: StringPools;
   /** Called for an offset past the end of its pool (the caller throws). */
-  outOfRange(entry: number, field: 'NameOffset' | 'PathOffset', offset: number): never;
+  outOfRange(entry: number, field: StringField, offset: number): never;
 }
 
 const CONTROL = /[\u0000-\u001f\u007f]/;
@@ -45,18 +53,28 @@ function plainSegment(name: string): boolean {
   return name !== '' && name !== '.' && name !== '..' && !name.includes('/') && !name.includes('\\') && !CONTROL.test(name);
 }
 
-const FNV_OFFSET = 0x811c9dc5;
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 0x01000193;
 
-/** FNV-1a state after `s`'s UTF-16 code units, from `h`. */
-function fnv(s: string, h: number = FNV_OFFSET): number {
-  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+/** FNV-1a (int32) over the UTF-16 code units of `s` from `start`: the hash of a folded name. */
+function fnv(s: string, start = 0): number {
+  let h = FNV_OFFSET;
+  for (let i = start; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
   return h;
 }
 
-/** FNV-1a over UTF-16 code units (the hash of a folded path). */
-function hashString(s: string): number {
-  return fnv(s) >>> 0;
+/**
+ * The slot of a hash. FNV's low bits depend only on the low bits of its input, so names that differ
+ * in one digit crowd together in a power-of-two region; a finalizer spreads the high bits down first.
+ */
+function slotOf(hash: number, mask: number): number {
+  let h = hash ^ (hash >>> 16);
+  h = Math.imul(h, 0x45d9f3b);
+  return (h ^ (h >>> 16)) & mask;
 }
+
+/** A stored folder that is no path (a `..` segment, control characters): its files are skipped. */
+const UNUSABLE_FOLDER = -1;
 
 export class PathIndex {
   readonly dirs: NkpiDir[] = [{ path: '', name: '', subdirs: [], fileStart: 0, fileCount: 0 }];
@@ -66,12 +84,12 @@ export class PathIndex {
   readonly fileDir: Int32Array;
   /** Listed entries grouped by folder (each folder's files in stored order). */
   readonly order: Int32Array;
-  /** Hash of each entry's folded path. */
-  private readonly hashes: Uint32Array;
+  /** FNV-1a of each entry's folded final segment. */
+  private readonly hashes: Int32Array;
+  /** Entry ids (-1 = empty), one power-of-two region per folder: regionStart[d] .. + regionMask[d]. */
   private readonly slots: Int32Array;
-  private readonly mask: number;
-  /** FNV state after each folder's folded path and "/" ("" for the root). */
-  private readonly dirPrefix: number[] = [FNV_OFFSET];
+  private readonly regionStart: Int32Array;
+  private readonly regionMask: Int32Array;
   /** Final path segment of entries whose stored name was not already one (rare). */
   private readonly nameOverrides = new Map<number, string>();
   readonly skipped: SkippedEntry[] = [];
@@ -82,78 +100,14 @@ export class PathIndex {
   constructor(private readonly input: PathIndexInput) {
     const n = input.fileCount;
     this.fileDir = new Int32Array(n).fill(-1);
-    this.hashes = new Uint32Array(n);
-    let size = 16;
-    while (size < n * 2) size *= 2;
-    this.slots = new Int32Array(size).fill(-1);
-    this.mask = size - 1;
-
-    const dirOfOffset = new Map<number, { id: number } | { problem: string }>();
-    const folderOf = (offset: number, entry: number): { id: number } | { problem: string } => {
-      let known = dirOfOffset.get(offset);
-      if (known) return known;
-      const s = input.pools.stringAt(offset);
-      if (s === null) input.outOfRange(entry, 'PathOffset', offset);
-      if (s === '') known = { id: 0 };
-      else {
-        const normalized = normalizeStoredName(s);
-        known = 'problem' in normalized ? (normalized.problem === 'it is empty' ? { id: 0 } : { problem: `its folder ${JSON.stringify(s)}: ${normalized.problem}` }) : { id: this.ensureDir(normalized.path) };
-      }
-      dirOfOffset.set(offset, known);
-      return known;
-    };
-
-    const poolA = input.pools.a;
-    for (let e = 0; e < n; e++) {
-      const nameOffset = input.nameOffset(e);
-      const folder = folderOf(input.pathOffset(e), e);
-      // Fast path (nearly every entry): a printable-ASCII sTrA name, hashed from the pool bytes with no string made.
-      if ((nameOffset & 1) === 0 && nameOffset >= 0 && 'id' in folder) {
-        const start = nameOffset >>> 1;
-        if (start >= poolA.length) input.outOfRange(e, 'NameOffset', nameOffset);
-        let end = poolA.indexOf(0, start);
-        if (end < 0) end = poolA.length;
-        let h = this.dirPrefix[folder.id] as number;
-        let plain = end > start && !(poolA[start] === 0x2e && (end - start === 1 || (end - start === 2 && poolA[start + 1] === 0x2e)));
-        for (let i = start; plain && i < end; i++) {
-          let c = poolA[i] as number;
-          if (c < 0x20 || c > 0x7e || c === 0x2f || c === 0x5c) plain = false;
-          else {
-            if (c >= 0x41 && c <= 0x5a) c += 0x20;
-            h = Math.imul(h ^ c, 0x01000193);
-          }
-        }
-        if (plain) {
-          this.insert(e, h >>> 0, folder.id, null);
-          continue;
-        }
-      }
-      const name = input.pools.stringAt(nameOffset);
-      if (name === null) input.outOfRange(e, 'NameOffset', nameOffset);
-      let dirId: number;
-      let fullPath: string;
-      if (plainSegment(name) && 'id' in folder) {
-        dirId = folder.id;
-        const dirPath = (this.dirs[dirId] as NkpiDir).path;
-        fullPath = dirPath === '' ? name : `${dirPath}/${name}`;
-      } else {
-        const dirText = input.pools.stringAt(input.pathOffset(e)) ?? '';
-        const joined = dirText === '' ? name : name === '' ? dirText : `${dirText}/${name}`;
-        const normalized = normalizeStoredName(joined);
-        if ('problem' in normalized) {
-          this.skip(e, joined, normalized.problem);
-          continue;
-        }
-        fullPath = normalized.path;
-        const slash = fullPath.lastIndexOf('/');
-        dirId = slash < 0 ? 0 : this.ensureDir(fullPath.slice(0, slash));
-        const segment = fullPath.slice(slash + 1);
-        if (segment !== name) this.nameOverrides.set(e, segment);
-      }
-      const folded = foldPath(fullPath);
-      this.insert(e, hashString(folded), dirId, folded);
-    }
-
+    this.hashes = new Int32Array(n);
+    this.hashNames();
+    const candidates = this.groupByFolder();
+    const regions = this.allocateRegions();
+    this.regionStart = regions.start;
+    this.regionMask = regions.mask;
+    this.slots = new Int32Array(regions.total).fill(-1);
+    this.insertByFolder(candidates);
     // A folder wins over a file of the same path.
     for (let d = 1; d < this.dirs.length; d++) {
       const dir = this.dirs[d] as NkpiDir;
@@ -163,59 +117,198 @@ export class PathIndex {
         this.fileDir[e] = -1;
       }
     }
+    this.order = this.listedOnly(candidates);
+    this.listed = this.order.length;
+  }
 
-    // Group listed entries by folder (counting sort, stored order inside a folder).
-    const counts = new Int32Array(this.dirs.length + 1);
-    let listed = 0;
-    for (let e = 0; e < n; e++) {
-      const d = this.fileDir[e] as number;
-      if (d >= 0) {
-        counts[d + 1] = (counts[d + 1] as number) + 1;
-        listed++;
+  /** Pass 1, in stored order (folders are made in the order entries name them): each entry's folder and name hash. */
+  private hashNames(): void {
+    const { table, pools } = this.input;
+    const n = this.input.fileCount;
+    const fileDir = this.fileDir;
+    const hashes = this.hashes;
+    // The folder id of a PathOffset, or UNUSABLE_FOLDER.
+    const folderOfOffset = new Map<number, number>();
+    const folderOf = (offset: number, entry: number): number => {
+      const known = folderOfOffset.get(offset);
+      if (known !== undefined) return known;
+      const s = pools.stringAt(offset);
+      if (s === null) this.input.outOfRange(entry, 'PathOffset', offset);
+      let result = 0;
+      if (s !== '') {
+        const normalized = normalizeStoredName(s);
+        if (!('problem' in normalized)) result = this.ensureDir(normalized.path);
+        else if (normalized.problem !== 'it is empty') result = UNUSABLE_FOLDER;
       }
-    }
-    for (let d = 0; d < this.dirs.length; d++) counts[d + 1] = (counts[d + 1] as number) + (counts[d] as number);
-    this.order = new Int32Array(listed);
-    const next = counts.slice(0, this.dirs.length);
+      folderOfOffset.set(offset, result);
+      return result;
+    };
+
+    const poolA = pools.a;
+    const poolEnd = poolA.length;
+    // File tables list a folder's files together: most entries repeat the previous entry's folder.
+    let lastPathOffset = 0;
+    let folder = 0;
     for (let e = 0; e < n; e++) {
-      const d = this.fileDir[e] as number;
+      const pathOffset = table.getInt32(FILE_ITEM_BYTES * e + 4, true);
+      if (e === 0 || pathOffset !== lastPathOffset) {
+        folder = folderOf(pathOffset, e);
+        lastPathOffset = pathOffset;
+      }
+      const nameOffset = table.getInt32(FILE_ITEM_BYTES * e, true);
+      // Fast path (nearly every entry): a printable-ASCII sTrA name, hashed from the pool bytes with no string made.
+      if ((nameOffset & 1) === 0 && nameOffset >= 0 && folder >= 0) {
+        const start = nameOffset >>> 1;
+        if (start >= poolEnd) this.input.outOfRange(e, 'NameOffset', nameOffset);
+        let h = FNV_OFFSET;
+        let i = start;
+        let plain = true;
+        for (; i < poolEnd; i++) {
+          let c = poolA[i] as number;
+          if (c === 0) break;
+          if (c < 0x20 || c > 0x7e || c === 0x2f || c === 0x5c) {
+            plain = false;
+            break;
+          }
+          if (c >= 0x41 && c <= 0x5a) c += 0x20;
+          h = Math.imul(h ^ c, FNV_PRIME);
+        }
+        const length = i - start;
+        if (plain && length > 0 && !(poolA[start] === 0x2e && (length === 1 || (length === 2 && poolA[start + 1] === 0x2e)))) {
+          fileDir[e] = folder;
+          hashes[e] = h;
+          continue;
+        }
+      }
+      this.hashOther(e, folder, pathOffset, nameOffset);
+    }
+  }
+
+  /** The slow path of pass 1: names that are not one plain ASCII segment, or files of unusable folders. */
+  private hashOther(e: number, folder: number, pathOffset: number, nameOffset: number): void {
+    const pools = this.input.pools;
+    const name = pools.stringAt(nameOffset);
+    if (name === null) this.input.outOfRange(e, 'NameOffset', nameOffset);
+    let dirId: number;
+    let fullPath: string;
+    if (folder >= 0 && plainSegment(name)) {
+      dirId = folder;
+      const dirPath = (this.dirs[dirId] as NkpiDir).path;
+      fullPath = dirPath === '' ? name : `${dirPath}/${name}`;
+    } else {
+      const dirText = pools.stringAt(pathOffset) ?? '';
+      const joined = dirText === '' ? name : name === '' ? dirText : `${dirText}/${name}`;
+      const normalized = normalizeStoredName(joined);
+      if ('problem' in normalized) {
+        this.skip(e, joined, normalized.problem);
+        return;
+      }
+      fullPath = normalized.path;
+      const slash = fullPath.lastIndexOf('/');
+      dirId = slash < 0 ? 0 : this.ensureDir(fullPath.slice(0, slash));
+      const segment = fullPath.slice(slash + 1);
+      if (segment !== name) this.nameOverrides.set(e, segment);
+    }
+    // Folding keeps "/" and never changes case across it, so the folded path's last segment is the folded name.
+    const folded = foldPath(fullPath);
+    this.fileDir[e] = dirId;
+    this.hashes[e] = fnv(folded, folded.lastIndexOf('/') + 1);
+  }
+
+  /** Entries with a folder, grouped by folder (counting sort, stored order inside a folder); sets fileStart/fileCount. */
+  private groupByFolder(): Int32Array {
+    const n = this.input.fileCount;
+    const dirCount = this.dirs.length;
+    const fileDir = this.fileDir;
+    const counts = new Int32Array(dirCount + 1);
+    for (let e = 0; e < n; e++) {
+      const d = fileDir[e] as number;
+      if (d >= 0) counts[d + 1] = (counts[d + 1] as number) + 1;
+    }
+    for (let d = 0; d < dirCount; d++) counts[d + 1] = (counts[d + 1] as number) + (counts[d] as number);
+    const grouped = new Int32Array(counts[dirCount] as number);
+    const next = counts.slice(0, dirCount);
+    for (let e = 0; e < n; e++) {
+      const d = fileDir[e] as number;
       if (d < 0) continue;
-      this.order[next[d] as number] = e;
+      grouped[next[d] as number] = e;
       next[d] = (next[d] as number) + 1;
     }
-    for (let d = 0; d < this.dirs.length; d++) {
+    for (let d = 0; d < dirCount; d++) {
       const dir = this.dirs[d] as NkpiDir;
       dir.fileStart = counts[d] as number;
       dir.fileCount = (counts[d + 1] as number) - (counts[d] as number);
     }
-    this.listed = listed;
+    return grouped;
   }
 
-  /** Adds entry e (folded path hash, folder) unless an earlier entry has its path (a duplicate). */
-  private insert(e: number, hash: number, dirId: number, folded: string | null): void {
-    this.hashes[e] = hash;
-    let slot = hash & this.mask;
-    for (;;) {
-      const other = this.slots[slot] as number;
-      if (other < 0) break;
-      if (this.hashes[other] === hash) {
-        this.fileDir[e] = dirId;
-        const mine = folded ?? foldPath(this.pathOf(e));
-        this.fileDir[e] = -1;
-        if (foldPath(this.pathOf(other)) === mine) {
-          this.duplicates++;
-          return;
+  /** A region of at least twice its files (a power of two) per folder. */
+  private allocateRegions(): { start: Int32Array; mask: Int32Array; total: number } {
+    const start = new Int32Array(this.dirs.length);
+    const mask = new Int32Array(this.dirs.length);
+    let total = 0;
+    for (let d = 0; d < this.dirs.length; d++) {
+      let size = 2;
+      while (size < 2 * (this.dirs[d] as NkpiDir).fileCount) size *= 2;
+      start[d] = total;
+      mask[d] = size - 1;
+      total += size;
+    }
+    return { start, mask, total };
+  }
+
+  /** Pass 2, folder by folder: each entry into its folder's region, unless an earlier entry has its path (a duplicate). */
+  private insertByFolder(grouped: Int32Array): void {
+    const { slots, hashes } = this;
+    for (let d = 0; d < this.dirs.length; d++) {
+      const dir = this.dirs[d] as NkpiDir;
+      const base = this.regionStart[d] as number;
+      const mask = this.regionMask[d] as number;
+      for (let k = dir.fileStart; k < dir.fileStart + dir.fileCount; k++) {
+        const e = grouped[k] as number;
+        const hash = hashes[e] as number;
+        let slot = slotOf(hash, mask);
+        for (;;) {
+          const other = slots[base + slot] as number;
+          if (other < 0) {
+            slots[base + slot] = e;
+            break;
+          }
+          if (hashes[other] === hash && this.samePath(e, other, d)) {
+            this.fileDir[e] = -1;
+            this.duplicates++;
+            break;
+          }
+          slot = (slot + 1) & mask;
         }
       }
-      slot = (slot + 1) & this.mask;
     }
-    this.slots[slot] = e;
-    this.fileDir[e] = dirId;
+  }
+
+  /** Equal hashes in one folder: the same path, or a collision. */
+  private samePath(a: number, b: number, dirId: number): boolean {
+    return foldPath(this.pathOf(a, dirId)) === foldPath(this.pathOf(b, dirId));
+  }
+
+  /** The grouped entries without those dropped since (duplicates, files under a folder's name); updates fileStart/fileCount. */
+  private listedOnly(grouped: Int32Array): Int32Array {
+    let to = 0;
+    for (const dir of this.dirs) {
+      const from = dir.fileStart;
+      const end = from + dir.fileCount;
+      dir.fileStart = to;
+      for (let k = from; k < end; k++) {
+        const e = grouped[k] as number;
+        if ((this.fileDir[e] as number) >= 0) grouped[to++] = e;
+      }
+      dir.fileCount = to - dir.fileStart;
+    }
+    return to === grouped.length ? grouped : grouped.slice(0, to);
   }
 
   /** Final path segment of an entry. */
   nameOf(entry: number): string {
-    return this.nameOverrides.get(entry) ?? this.input.pools.stringAt(this.input.nameOffset(entry)) ?? '';
+    return this.nameOverrides.get(entry) ?? this.input.pools.stringAt(this.input.table.getInt32(FILE_ITEM_BYTES * entry, true)) ?? '';
   }
 
   /** Archive path of an entry (stored case). */
@@ -227,13 +320,18 @@ export class PathIndex {
 
   /** The listed entry of a folded canonical path, or -1. */
   find(folded: string): number {
-    const hash = hashString(folded);
-    let slot = hash & this.mask;
+    const slash = folded.lastIndexOf('/');
+    const d = slash < 0 ? 0 : (this.dirIds.get(folded.slice(0, slash)) ?? -1);
+    if (d < 0) return -1;
+    const hash = fnv(folded, slash + 1);
+    const base = this.regionStart[d] as number;
+    const mask = this.regionMask[d] as number;
+    let slot = slotOf(hash, mask);
     for (;;) {
-      const e = this.slots[slot] as number;
+      const e = this.slots[base + slot] as number;
       if (e < 0) return -1;
-      if (this.hashes[e] === hash && foldPath(this.pathOf(e)) === folded) return (this.fileDir[e] as number) >= 0 ? e : -1;
-      slot = (slot + 1) & this.mask;
+      if (this.hashes[e] === hash && foldPath(this.pathOf(e, d)) === folded) return (this.fileDir[e] as number) >= 0 ? e : -1;
+      slot = (slot + 1) & mask;
     }
   }
 
@@ -252,7 +350,6 @@ export class PathIndex {
     this.dirs.push({ path: slash < 0 ? path : `${(this.dirs[parent] as NkpiDir).path}/${path.slice(slash + 1)}`, name: path.slice(slash + 1), subdirs: [], fileStart: 0, fileCount: 0 });
     (this.dirs[parent] as NkpiDir).subdirs.push(id);
     this.dirIds.set(folded, id);
-    this.dirPrefix[id] = fnv(`${folded}/`);
     return id;
   }
 

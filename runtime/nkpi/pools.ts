@@ -3,6 +3,11 @@
  * interpreted), then sTrA and sTrW, each framed as `u32 encSize ^ mask`, `u32 rawLen ^ encSize`, then
  * encSize bytes decrypted with the pool seed (M = ALT) and zlib-inflated to exactly rawLen bytes.
  *
+ * Parsing checks everything that needs no inflating (frames, the pools' bounds, deflate's ratio, the
+ * zlib header byte) and leaves the inflating to `inflate()`: a million-file archive has 25 MB of names,
+ * and inflating them would cost an open several times its file-table read. Offsets are checked against
+ * the stated sizes (`offsetInPools`), which `inflate()` then holds the pools to exactly.
+ *
  * Magic offsets (§7.3): even `v` = sTrA byte `v>>1` up to the next NUL (non-fatal UTF-8); odd `v` = sTrW
  * code unit `v>>1` up to the next 0x0000 unit (UTF-16LE). A negative offset is "" (a deliberate "no
  * string"); a non-negative one past the end of its pool is out of range, and callers turn that into an
@@ -10,7 +15,7 @@
  */
 import { LCG_ALT, type NkpiKeySet } from './keystream.js';
 import { bytesText, nkpiError } from './nkpi-error.js';
-import { inflateLimited } from './zlib-limits.js';
+import { inflateLimited, refusedUnread } from './zlib-limits.js';
 
 /** Bytes before the two pool frames (unknown meaning; copied by writers). */
 export const NAME_TABLE_PREFIX_BYTES = 8;
@@ -41,6 +46,26 @@ export function poolLimitsFor(archiveBytes: number, absolute = DEFAULT_MAX_POOL_
 
 const EMPTY = Buffer.alloc(0);
 const ZERO_UNIT = Buffer.from([0, 0]);
+
+/** Inflated bytes of sTrA and sTrW (as stated before inflating; exact after). */
+export interface PoolSizes {
+  a: number;
+  w: number;
+}
+
+/** Whether a magic offset names a string: negative ("") or inside its pool. */
+export function offsetInPools(offset: number, sizes: PoolSizes): boolean {
+  if (offset < 0) return true;
+  return (offset & 1) === 0 ? offset >>> 1 < sizes.a : (offset >>> 1) * 2 + 2 <= sizes.w;
+}
+
+/** Where an offset points, for messages ("sTrA byte 17 of 34"). */
+export function describeOffset(offset: number, sizes: PoolSizes): string {
+  if (offset < 0) return `offset ${offset} (negative: the empty string)`;
+  return (offset & 1) === 0
+    ? `offset ${offset}: sTrA byte ${offset >>> 1}, past the end of the ${sizes.a}-byte sTrA pool`
+    : `offset ${offset}: sTrW code unit ${offset >>> 1}, past the end of the ${sizes.w >>> 1}-unit sTrW pool`;
+}
 
 export class StringPools {
   constructor(
@@ -77,10 +102,7 @@ export class StringPools {
 
   /** Where an offset points, for messages ("sTrA byte 17 of 34"). */
   describe(offset: number): string {
-    if (offset < 0) return `offset ${offset} (negative: the empty string)`;
-    return (offset & 1) === 0
-      ? `offset ${offset}: sTrA byte ${offset >>> 1}, past the end of the ${this.a.length}-byte sTrA pool`
-      : `offset ${offset}: sTrW code unit ${offset >>> 1}, past the end of the ${this.w.length >>> 1}-unit sTrW pool`;
+    return describeOffset(offset, { a: this.a.length, w: this.w.length });
   }
 
   private asciiOrUtf8(start: number, end: number): string {
@@ -91,12 +113,18 @@ export class StringPools {
 
 interface NameTable {
   prefix: Uint8Array;
-  pools: StringPools;
+  /** What the pools state they inflate to (within the limits; `inflate()` holds them to it). */
+  sizes: PoolSizes;
   /** Bytes after the sTrW frame inside NameTableSize (0 in every known archive). */
   trailing: number;
+  /** Decrypts and inflates both pools: INVALID_ARCHIVE when one does not inflate to its stated size. */
+  inflate(): StringPools;
 }
 
-/** Parses the name table (`bytes` = NameTableSize stored bytes, read at its offset). */
+/**
+ * Parses the name table (`bytes` = NameTableSize stored bytes, read at its offset; kept, unchanged,
+ * until `inflate()`). Throws INVALID_ARCHIVE for all that can be seen without inflating.
+ */
 export function parseNameTable(bytes: Uint8Array, keys: NkpiKeySet, label: string, limits: PoolLimits): NameTable {
   if (bytes.length < NAME_TABLE_PREFIX_BYTES + 16) {
     throw nkpiError(label, `the name table is ${bytes.length} bytes, too short for its ${NAME_TABLE_PREFIX_BYTES}-byte prefix and the two 8-byte pool headers`, { nameTableSize: bytes.length });
@@ -133,15 +161,24 @@ export function parseNameTable(bytes: Uint8Array, keys: NkpiKeySet, label: strin
       throw nkpiError(label, `the ${name} pool declares ${what} over the ${limit}; it is refused unread (zip-bomb guard)`, { pool: name, rawLen, limit: limits.maxPoolBytes });
     }
   }
-  const inflate = ({ name, seed, encSize, rawLen, start }: PoolFrame): Buffer => {
-    if (encSize === 0 && rawLen === 0) return EMPTY;
-    const encrypted = Buffer.from(bytes.subarray(start, start + encSize));
-    return inflateLimited(encrypted, seed, LCG_ALT, rawLen, (problem) => nkpiError(label, `the ${name} pool ${problem} (key ${keys.name})`, { pool: name, rawLen, encSize }));
+  const fail = ({ name, encSize, rawLen }: PoolFrame, problem: string) => nkpiError(label, `the ${name} pool ${problem} (key ${keys.name})`, { pool: name, rawLen, encSize });
+  const empty = ({ encSize, rawLen }: PoolFrame) => encSize === 0 && rawLen === 0;
+  for (const f of frames) {
+    const refused = empty(f) ? null : refusedUnread(bytes.subarray(f.start, f.start + f.encSize), f.seed, LCG_ALT, f.rawLen);
+    if (refused !== null) throw fail(f, refused);
+  }
+  const inflate = (f: PoolFrame): Buffer => {
+    if (empty(f)) return EMPTY;
+    const encrypted = Buffer.from(bytes.subarray(f.start, f.start + f.encSize));
+    return inflateLimited(encrypted, f.seed, LCG_ALT, f.rawLen, (problem) => fail(f, problem));
   };
-  const prefix = Uint8Array.from(bytes.subarray(0, NAME_TABLE_PREFIX_BYTES));
-  const a = inflate(frames[0] as PoolFrame);
-  const w = inflate(frames[1] as PoolFrame);
-  return { prefix, pools: new StringPools(a, w), trailing: bytes.length - at };
+  const [a, w] = frames as [PoolFrame, PoolFrame];
+  return {
+    prefix: Uint8Array.from(bytes.subarray(0, NAME_TABLE_PREFIX_BYTES)),
+    sizes: { a: a.rawLen, w: w.rawLen },
+    trailing: bytes.length - at,
+    inflate: () => new StringPools(inflate(a), inflate(w)),
+  };
 }
 
 function hexMask(mask: number): string {

@@ -6,7 +6,7 @@
  */
 import { inflateSync } from 'node:zlib';
 import type { PvfdocError } from '../errors.js';
-import { xorKeystream } from './keystream.js';
+import { firstKeyWord, xorKeystream } from './keystream.js';
 
 /**
  * Deflate cannot expand more than about 1032:1 (a 258-byte match per 2-bit code at best); a stated size
@@ -23,17 +23,31 @@ function plausibleInflatedSize(rawLen: number, compressed: number): boolean {
 }
 
 /**
+ * Why a unit is refused before it is decrypted or inflated, or null: a stated size deflate cannot
+ * reach, or a first byte that does not decrypt to a zlib header. Needs only the first key word, so an
+ * open can check a unit it inflates later (the name pools).
+ */
+export function refusedUnread(stored: Uint8Array, seed: number, m: number, rawLen: number): string | null {
+  if (!plausibleInflatedSize(rawLen, stored.length)) {
+    return `states ${rawLen} inflated bytes for ${stored.length} compressed bytes, more than deflate can expand (about ${MAX_DEFLATE_RATIO}:1); it is refused unread`;
+  }
+  // Bytes 0 and 1 are XORed with the low bytes of the first key word, whatever the unit's length.
+  const key = firstKeyWord(seed, m);
+  const head = Buffer.from(stored.subarray(0, 2).map((b, i) => b ^ ((key >>> (8 * i)) & 0xff)));
+  if (head.length < 2 || head[0] !== 0x78) {
+    return `does not decrypt to a zlib stream (first bytes ${head.toString('hex') || 'none'}, expected 78 ..): it is damaged or encrypted with other keys`;
+  }
+  return null;
+}
+
+/**
  * Decrypts `encrypted` in place (seed, m) and inflates it to exactly `rawLen` bytes; otherwise throws
  * `fail(problem)` where problem reads after "the <unit> ".
  */
 export function inflateLimited(encrypted: Buffer, seed: number, m: number, rawLen: number, fail: (problem: string) => PvfdocError): Buffer {
-  if (!plausibleInflatedSize(rawLen, encrypted.length)) {
-    throw fail(`states ${rawLen} inflated bytes for ${encrypted.length} compressed bytes, more than deflate can expand (about ${MAX_DEFLATE_RATIO}:1); it is refused unread`);
-  }
+  const refused = refusedUnread(encrypted, seed, m, rawLen);
+  if (refused !== null) throw fail(refused);
   xorKeystream(encrypted, seed, m);
-  if (encrypted.length < 2 || encrypted[0] !== 0x78) {
-    throw fail(`does not decrypt to a zlib stream (first bytes ${Buffer.from(encrypted.subarray(0, 2)).toString('hex') || 'none'}, expected 78 ..): it is damaged or encrypted with other keys`);
-  }
   let out: Buffer;
   try {
     // One output buffer of the stated size (+1 to see a longer stream) instead of 16 KiB pieces joined.

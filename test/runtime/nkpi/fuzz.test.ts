@@ -3,8 +3,8 @@
  * PvfdocError or a read, within bounded time; and a property test of the renderer: any token stream
  * pvfine's encoder can produce renders to text that encodes back to the same tokens.
  *
- * - Raw mutations (truncations, bit flips, int32 overwrites anywhere): open, list and read everything;
- *   only PvfdocErrors may come out. Flips confined to zlib-protected bytes (the name table and the body:
+ * - Raw mutations (truncations, bit flips, int32 overwrites anywhere): open (with the first path
+ *   operation, which inflates the pools), list and read everything; only PvfdocErrors may come out. Flips confined to zlib-protected bytes (the name table and the body:
  *   Adler-32 checks every stream) must not change what opens: the listing is the original's and each
  *   file reads as before or fails.
  * - Structural mutations (a header field, a GRPI entry, a file-table field set to an interesting value,
@@ -50,7 +50,12 @@ interface Snapshot {
 
 /** Lists and reads everything; only PvfdocErrors may come out. */
 function exercise(bytes: Uint8Array, label: string, reference: Snapshot | null): { opened: boolean; errors: number } {
-  const archive: NkpiArchive | null = openOrRefused(() => openNkpiArchiveBytes(bytes, label), label);
+  // The open defers inflating the pools to the first path operation: both together are what may refuse.
+  const archive: NkpiArchive | null = openOrRefused(() => {
+    const opened = openNkpiArchiveBytes(bytes, label);
+    void opened.fileCount;
+    return opened;
+  }, label);
   if (archive === null) return { opened: false, errors: 1 };
   let errors = 0;
   const listings = walkArchive(archive, (file) => {
