@@ -6,6 +6,7 @@ import { normalizeEncodingName } from '../../runtime/classic/text-encoding.js';
 import { isPvfdocError } from '../../runtime/errors.js';
 import { DEFAULT_HTTP_PORT } from '../../runtime/mcp/constants.js';
 import { createServer, type ServerContext } from '../../runtime/mcp/create-server.js';
+import { createSharedServerParts } from '../../runtime/mcp/server-context.js';
 import { createCursorKey } from '../../runtime/mcp/cursor-key.js';
 import { createStderrLogger, type Logger } from '../../runtime/mcp/log.js';
 import { openWorkspace } from '../../runtime/workspace/open-workspace.js';
@@ -101,7 +102,7 @@ export async function run(argv: string[]): Promise<number> {
     for (const warning of info.warnings ?? []) log('warn', 'workspace', `${spec.name}: ${warning}`);
   }
   const snapshotsDir = rules.snapshotsDir !== null ? { snapshotsDir: rules.snapshotsDir } : {};
-  const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache(), cursorKey: createCursorKey(), ...snapshotsDir, ...(siteUrl !== undefined ? { siteUrl } : {}) };
+  const ctx: ServerContext = { rules: rules.holder, workspaces, log, explainCache: createExplainCache(), shared: createSharedServerParts(), cursorKey: createCursorKey(), ...snapshotsDir, ...(siteUrl !== undefined ? { siteUrl } : {}) };
   log('info', 'rules', `serving rulesRevision ${rules.holder.current().bundle.rulesRevision}${rules.watcher ? ' (reloads when current changes)' : ''}`);
 
   const stop = waitForSignal();

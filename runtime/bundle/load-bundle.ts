@@ -1,6 +1,18 @@
 /**
  * Reads a snapshot bundle: checks the schema version and tokenizer first (so an old or foreign bundle
- * fails with a clear message), then every file's hash and shape. Values are parsed on first use.
+ * fails with a clear message), then every file's hash, and the shape of every file but the large ones.
+ *
+ * What is read when (a read from disk; an in-memory bundle parses its documents at once):
+ * - at load: every hash, manifest.json, relations.json, rendering.json, search-index.json (shape and
+ *   postings), and that the index lists the documentIds of documents.json in order (found in its bytes);
+ * - on first use of the documents (any of documents, documentsById, positionById, ruleOrder,
+ *   searchTexts): documents.json is parsed and checked against its schema, and the index order again;
+ * - on first use of a `raw` (pvf_annotation_get, diffs, the site): every raw definition, which the
+ *   documents step cut out of the text unparsed;
+ * - on first valuesOf: values.json.
+ * A damaged file is always refused with INVALID_BUNDLE naming it, at the step that reads it; hashes are
+ * checked at load, so a file changed on disk is refused at load. A hot reload reads the documents and
+ * values before it swaps (watch-current.ts), so it refuses those as before.
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -16,6 +28,7 @@ import {
   BUNDLE_FILES,
   DocumentsFileSchema,
   fromStoredDocument,
+  isJsonValue,
   ManifestSchema,
   RelationsFileSchema,
   RenderingFileSchema,
@@ -25,6 +38,7 @@ import {
   type BundleDocument,
   type BundleFileName,
   type BundleRelation,
+  type JsonValue,
   type Manifest,
   type RenderingRule,
 } from './schema.js';
@@ -143,31 +157,54 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
     return result.data;
   };
 
-  const docsFile = parse('documents.json', DocumentsFileSchema);
-  const documents = docsFile.documents.map(fromStoredDocument);
   const relationsFile = parse('relations.json', RelationsFileSchema);
   const renderingFile = parse('rendering.json', RenderingFileSchema);
   const indexFile = parse('search-index.json', SearchIndexFileSchema);
+  const indexError = (message: string, cause?: unknown) =>
+    new PvfdocError('INVALID_BUNDLE', `search-index.json cannot be loaded: ${message}`, { data: { file: 'search-index.json' }, cause });
+  const ids = indexFile.documentIds;
   let searchIndex: SearchIndex;
   try {
     if (indexFile.tokenizer.id !== TOKENIZER.id || indexFile.tokenizer.version !== TOKENIZER.version) {
       throw new Error(`its tokenizer ${indexFile.tokenizer.id}@${indexFile.tokenizer.version} differs from the manifest's`);
     }
-    const ids = indexFile.documentIds;
-    if (ids.length !== documents.length || documents.some((d, i) => d.documentId !== ids[i])) {
-      throw new Error('its documentIds do not list the documents of documents.json in order');
-    }
     searchIndex = loadSearchIndex(indexFile.terms, ids.length);
   } catch (cause) {
-    throw new PvfdocError('INVALID_BUNDLE', `search-index.json cannot be loaded: ${(cause as Error).message}`, { data: { file: 'search-index.json' }, cause });
+    throw indexError((cause as Error).message, cause);
   }
 
-  const documentsById = new Map<string, BundleDocument>();
-  const positionById = new Map<string, number>();
-  documents.forEach((doc, i) => {
-    documentsById.set(doc.documentId, doc);
-    positionById.set(doc.documentId, i);
-  });
+  // Dropped once the documents are read: the bundle then holds no copy of the file.
+  let documentsData: string | Uint8Array | null = checkedData('documents.json');
+  const readDocuments = (data: string | Uint8Array): DocumentsBody => {
+    const body = parseDocuments(data, (text) => parse('documents.json', DocumentsFileSchema, text));
+    const { documents } = body;
+    if (ids.length !== documents.length || documents.some((d, i) => d.documentId !== ids[i])) {
+      throw indexError('its documentIds do not list the documents of documents.json in order');
+    }
+    return body;
+  };
+  let body: DocumentsBody | PvfdocError | undefined;
+  const documentsBody = (): DocumentsBody => {
+    if (body === undefined) {
+      try {
+        body = readDocuments(documentsData ?? '');
+      } catch (error) {
+        // Kept: every later use fails the same way, and nothing parses the file again.
+        if (!(error instanceof PvfdocError)) throw error;
+        body = error;
+      }
+      documentsData = null;
+    }
+    if (body instanceof PvfdocError) throw body;
+    return body;
+  };
+  // In memory (a build, the site in a browser) the documents are parsed now. From disk, only the ids
+  // are looked up in the bytes, so a bundle whose index does not follow its documents is still refused
+  // at load; when they do not match (or cannot be found that way), the documents are read now too.
+  if (typeof documentsData === 'string' || !sameIds(storedDocumentIds(documentsData), ids)) {
+    documentsBody();
+  }
+
   // values.json is parsed on first use, but its hash is checked now: a damaged bundle is refused at
   // load (and by a hot reload), never in the middle of a request.
   const valuesData = checkedData('values.json');
@@ -176,21 +213,175 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
     values ??= parse('values.json', ValuesFileSchema, asText(valuesData)).values;
     return values[documentId] ?? [];
   };
+  let searchTexts: SearchTexts | undefined;
   return {
     dir,
     manifest,
     rulesRevision: manifest.rulesRevision,
-    documents,
-    documentsById,
-    positionById,
-    ruleOrder: docsFile.ruleOrder,
+    get documents() {
+      return documentsBody().documents;
+    },
+    get documentsById() {
+      return documentsBody().documentsById;
+    },
+    get positionById() {
+      return documentsBody().positionById;
+    },
+    get ruleOrder() {
+      return documentsBody().ruleOrder;
+    },
     relations: relationsFile.relations,
     relationsByName: new Map(relationsFile.relations.map((r) => [r.name, r])),
     rendering: renderingFile.rules,
     searchIndex,
-    searchTexts: new SearchTexts(documents, valuesOf),
+    get searchTexts() {
+      searchTexts ??= new SearchTexts(documentsBody().documents, valuesOf);
+      return searchTexts;
+    },
     valuesOf,
   };
+}
+
+/** What documents.json holds, as the bundle serves it. */
+interface DocumentsBody {
+  documents: BundleDocument[];
+  documentsById: Map<string, BundleDocument>;
+  positionById: Map<string, number>;
+  ruleOrder: Record<string, string[]>;
+}
+
+type DocumentsFile = z.output<typeof DocumentsFileSchema>;
+
+/**
+ * Parses documents.json. From bytes, the raw definitions are cut out first and parsed only when a
+ * document's `raw` is first read: they are a quarter of the bytes and only get and diffs read them.
+ * Whenever the cut text does not parse, check or line up exactly, the whole file is parsed instead, so a
+ * damaged file gets the same error either way.
+ */
+function parseDocuments(data: string | Uint8Array, parseFile: (text: string) => DocumentsFile): DocumentsBody {
+  const cut = typeof data === 'string' ? null : cutRawDefinitions(data);
+  if (cut !== null) {
+    let file: DocumentsFile | null = null;
+    try {
+      file = parseFile(asText(cut.rest));
+    } catch {
+      file = null;
+    }
+    // Each document's raw must be the number of its own cut: then every cut was a document's raw.
+    if (file !== null && file.documents.length === cut.count && file.documents.every((d, i) => d.raw === i)) {
+      return indexDocuments(file, lazyRawDefinitions(cut.raws, cut.count));
+    }
+  }
+  return indexDocuments(parseFile(asText(data)));
+}
+
+function indexDocuments(file: DocumentsFile, raws?: () => readonly JsonValue[]): DocumentsBody {
+  const positionById = new Map<string, number>();
+  file.documents.forEach((d, i) => positionById.set(d.documentId, i));
+  // One getter for every document (see fromStoredDocument), finding the document's raw by its position.
+  const rawGetter =
+    raws &&
+    function (this: BundleDocument): JsonValue {
+      return raws()[positionById.get(this.documentId) ?? -1] ?? null;
+    };
+  const documents = file.documents.map((d) => fromStoredDocument(d, rawGetter));
+  const documentsById = new Map<string, BundleDocument>();
+  for (const doc of documents) documentsById.set(doc.documentId, doc);
+  return { documents, documentsById, positionById, ruleOrder: file.ruleOrder };
+}
+
+/** The raw definitions, parsed and checked together on first use; an error is kept and thrown again. */
+function lazyRawDefinitions(bytes: Uint8Array, count: number): () => readonly JsonValue[] {
+  let parsed: readonly JsonValue[] | PvfdocError | undefined;
+  return () => {
+    parsed ??= parseRawDefinitions(bytes, count);
+    if (parsed instanceof PvfdocError) throw parsed;
+    return parsed;
+  };
+}
+
+function parseRawDefinitions(bytes: Uint8Array, count: number): readonly JsonValue[] | PvfdocError {
+  let list: unknown;
+  try {
+    list = JSON.parse(asText(bytes));
+  } catch (cause) {
+    return new PvfdocError('INVALID_BUNDLE', 'bundle file documents.json is not valid JSON (in a raw definition)', { data: { file: 'documents.json' }, cause });
+  }
+  if (!Array.isArray(list) || list.length !== count || !list.every(isJsonValue)) {
+    return new PvfdocError('INVALID_BUNDLE', `bundle file documents.json does not match bundle schema ${SCHEMA_VERSION}: a raw definition is not a JSON value`, {
+      data: { file: 'documents.json' },
+    });
+  }
+  return list as JsonValue[];
+}
+
+/**
+ * documents.json with the value of every `"raw":` key after a comma replaced by its number (0, 1, …),
+ * and those values as one JSON array `[raw0,raw1,…]`, both still bytes. In JSON text such a key can
+ * only be a real key (a quote inside a string is always escaped), and each value is skipped as a whole;
+ * parseDocuments checks that exactly the documents' raws were cut. Null when a value does not end.
+ */
+function cutRawDefinitions(bytes: Uint8Array): { rest: Uint8Array; raws: Uint8Array; count: number } | null {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const key = Buffer.from(',"raw":');
+  const rest: Uint8Array[] = [];
+  const raws: Uint8Array[] = [Buffer.from('[')];
+  let count = 0;
+  let from = 0;
+  for (let at = buffer.indexOf(key, 0); at >= 0; at = buffer.indexOf(key, from)) {
+    const start = at + key.length;
+    const end = endOfValue(bytes, start);
+    if (end < 0) return null;
+    rest.push(bytes.subarray(from, start), Buffer.from(String(count)));
+    if (count > 0) raws.push(Buffer.from(','));
+    raws.push(bytes.subarray(start, end));
+    count++;
+    from = end;
+  }
+  rest.push(bytes.subarray(from));
+  raws.push(Buffer.from(']'));
+  return { rest: Buffer.concat(rest), raws: Buffer.concat(raws), count };
+}
+
+/** Where the JSON value starting at `start` ends (exclusive), or -1; only its brackets and strings matter. */
+function endOfValue(bytes: Uint8Array, start: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let p = start; p < bytes.length; p++) {
+    const c = bytes[p];
+    if (inString) {
+      if (c === 0x5c) p++;
+      else if (c === 0x22) {
+        inString = false;
+        if (depth === 0) return p + 1;
+      }
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if (c === 0x7d || c === 0x5d) {
+      if (depth === 0) return p === start ? -1 : p;
+      if (--depth === 0) return p + 1;
+    } else if (c === 0x2c && depth === 0) return p === start ? -1 : p;
+  }
+  return -1;
+}
+
+/** Every `"documentId":"…"` value in the bytes, in order: the load-time stand-in for parsing the documents. */
+function storedDocumentIds(bytes: Uint8Array): string[] {
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const key = Buffer.from('"documentId":"');
+  const ids: string[] = [];
+  for (let at = buffer.indexOf(key, 0); at >= 0; ) {
+    const start = at + key.length;
+    const end = buffer.indexOf(0x22, start);
+    if (end < 0) break;
+    ids.push(buffer.toString('utf8', start, end));
+    at = buffer.indexOf(key, end);
+  }
+  return ids;
+}
+
+function sameIds(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((id, i) => id === b[i]);
 }
 
 function asText(data: string | Uint8Array): string {

@@ -205,10 +205,13 @@ export function toStoredDocument(doc: BundleDocument): StoredDocument {
  * The full document of a stored one. Written out member by member: every document then has the same
  * shape, and property reads stay fast (an object built by rest/spread of this many members can end up
  * a slow dictionary object, which made every filter of a search several times slower).
+ *
+ * With `rawGetter`, `raw` is an enumerable accessor that reads the raw definition when first asked
+ * (load-bundle.ts reads them lazily); one getter shared by every document keeps them one shape.
  */
-export function fromStoredDocument(d: StoredDocument): BundleDocument {
+export function fromStoredDocument(d: StoredDocument, rawGetter?: (this: BundleDocument) => JsonValue): BundleDocument {
   const { title, content } = d.resolved.annotation;
-  return {
+  const doc = {
     documentId: d.documentId,
     kind: d.kind,
     id: d.id,
@@ -236,10 +239,13 @@ export function fromStoredDocument(d: StoredDocument): BundleDocument {
     overriddenBy: d.overriddenBy,
     versions: d.versions,
     resolved: d.resolved,
-    raw: d.raw,
-    trust: d.trust,
-    sources: d.sources,
-  };
+  } as BundleDocument;
+  // Members after `raw` are added in order, so keys keep DocumentSchema's order whichever raw it is.
+  if (rawGetter) Object.defineProperty(doc, 'raw', { get: rawGetter, enumerable: true, configurable: false });
+  else doc.raw = d.raw;
+  doc.trust = d.trust;
+  doc.sources = d.sources;
+  return doc;
 }
 
 export const DocumentsFileSchema = z.strictObject({

@@ -1,11 +1,13 @@
 /**
  * One MCP server over a context. No module state: the HTTP transport creates one per request, tests
- * one per case, all sharing the caller's rules holder and workspaces.
+ * one per case, all sharing the caller's rules holder and workspaces, and the parts of a server that
+ * hold no request state (server-context.ts, SharedServerParts). Each server has its own protocol state
+ * (request ids, client capabilities, handlers), so no request sees another's.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ENGINE_VERSION } from '../bundle/constants.js';
 import { SERVER_NAME } from './constants.js';
-import type { ServerContext } from './server-context.js';
+import { sharedServerParts, type ServerContext } from './server-context.js';
 import { registerSkillResource } from './skill.js';
 import { registerListFilesTool } from './tools/list-files.js';
 import { registerPvfAnnotationExplainTool } from './tools/pvf-annotation-explain.js';
@@ -14,7 +16,8 @@ import { registerPvfAnnotationSearchTool } from './tools/pvf-annotation-search.j
 import { registerReadFileTool } from './tools/read-file.js';
 import { registerWorkspaceInfoTool } from './tools/workspace-info.js';
 
-export type { ServerContext } from './server-context.js';
+export type { ServerContext, SharedServerParts } from './server-context.js';
+export { createSharedServerParts } from './server-context.js';
 
 export interface CreatedServer {
   server: McpServer;
@@ -25,7 +28,10 @@ export interface CreatedServer {
 export function createServer(ctx: ServerContext): CreatedServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: ENGINE_VERSION },
-    { instructions: 'PVF annotation docs (read-only). Start with workspace_info; the resource skill://pvf-annotations/SKILL.md explains the call order and every error code.' },
+    {
+      instructions: 'PVF annotation docs (read-only). Start with workspace_info; the resource skill://pvf-annotations/SKILL.md explains the call order and every error code.',
+      jsonSchemaValidator: sharedServerParts(ctx).jsonSchemaValidator,
+    },
   );
   registerWorkspaceInfoTool(server, ctx);
   registerListFilesTool(server, ctx);

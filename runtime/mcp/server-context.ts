@@ -1,3 +1,5 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { CursorKey } from '../bundle/cursor.js';
 import type { RulesHolder } from '../bundle/rules-holder.js';
 import type { ExplainCache } from '../explain/explain-file.js';
@@ -26,6 +28,45 @@ export interface ServerContext {
    * server serves itself): search, get and explain then link each document to its page.
    */
   siteUrl?: string;
+  /**
+   * What every server of this context can share (sharedServerParts). Left out, the first server made
+   * from this context object creates it and keeps it here for the next ones.
+   */
+  shared?: SharedServerParts;
+}
+
+/**
+ * Parts of an MCP server that hold no request or connection state, made once and reused by every
+ * server of a context: Streamable HTTP makes one server per POST, and building these cost about a third
+ * of the server's CPU time per request.
+ */
+export interface SharedServerParts {
+  /**
+   * The SDK's JSON Schema validator (an Ajv instance, expensive to build). The SDK's server uses it only
+   * to check the answer to an elicitation request, which no tool sends; it compiles a schema when asked
+   * and keeps no state about a request or a client. Ajv caches every schema object it compiles, so a
+   * tool that ever elicits should reuse its schema objects.
+   */
+  jsonSchemaValidator: jsonSchemaValidator;
+}
+
+export function createSharedServerParts(): SharedServerParts {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  // Built on first use: no tool elicits, so a server normally never builds it at all.
+  return {
+    jsonSchemaValidator: {
+      getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+        ajv ??= new AjvJsonSchemaValidator();
+        return ajv.getValidator<T>(schema);
+      },
+    },
+  };
+}
+
+/** The context's shared parts, made and kept on it by the first server of the context. */
+export function sharedServerParts(ctx: ServerContext): SharedServerParts {
+  ctx.shared ??= createSharedServerParts();
+  return ctx.shared;
 }
 
 export function findWorkspace(ctx: ServerContext, workspaceId: string): Workspace {

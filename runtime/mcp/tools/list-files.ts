@@ -44,6 +44,9 @@ const DESCRIPTION = [
   describeErrors(['WORKSPACE_NOT_FOUND', 'NO_ARCHIVE', 'FILE_NOT_FOUND', 'INVALID_ARGUMENT', 'INVALID_CURSOR', 'STALE_WORKSPACE']),
 ].join('\n\n');
 
+/** Made once, not per registration: Streamable HTTP registers every tool again for each request. */
+const PUBLISHED_OUTPUT_SCHEMA = publishedOutputSchema(ListFilesOutputSchema);
+
 export function registerListFilesTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
     LIST_FILES_TOOL,
@@ -51,7 +54,7 @@ export function registerListFilesTool(server: McpServer, ctx: ServerContext): vo
       title: 'List workspace files',
       description: DESCRIPTION,
       inputSchema: ListFilesInputSchema,
-      outputSchema: publishedOutputSchema(ListFilesOutputSchema),
+      outputSchema: PUBLISHED_OUTPUT_SCHEMA,
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

@@ -31,6 +31,9 @@ const DESCRIPTION = [
   ]),
 ].join('\n\n');
 
+/** Made once, not per registration: Streamable HTTP registers every tool again for each request. */
+const PUBLISHED_OUTPUT_SCHEMA = publishedOutputSchema(PvfAnnotationExplainOutputSchema);
+
 export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
     EXPLAIN_TOOL,
@@ -38,7 +41,7 @@ export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerC
       title: 'Explain a PVF script file',
       description: DESCRIPTION,
       inputSchema: PvfAnnotationExplainInputSchema,
-      outputSchema: publishedOutputSchema(PvfAnnotationExplainOutputSchema),
+      outputSchema: PUBLISHED_OUTPUT_SCHEMA,
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

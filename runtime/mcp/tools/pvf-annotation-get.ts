@@ -21,6 +21,9 @@ const DESCRIPTION = [
   describeErrors(['DOCUMENT_NOT_FOUND', 'STALE_RULES', 'INVALID_CURSOR', 'RESPONSE_TOO_LARGE']),
 ].join('\n\n');
 
+/** Made once, not per registration: Streamable HTTP registers every tool again for each request. */
+const PUBLISHED_OUTPUT_SCHEMA = publishedOutputSchema(PvfAnnotationGetOutputSchema);
+
 export function registerPvfAnnotationGetTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
     GET_TOOL,
@@ -28,7 +31,7 @@ export function registerPvfAnnotationGetTool(server: McpServer, ctx: ServerConte
       title: 'Get a PVF annotation document',
       description: DESCRIPTION,
       inputSchema: PvfAnnotationGetInputSchema,
-      outputSchema: publishedOutputSchema(PvfAnnotationGetOutputSchema),
+      outputSchema: PUBLISHED_OUTPUT_SCHEMA,
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

@@ -19,6 +19,9 @@ const DESCRIPTION = [
   describeErrors(['WORKSPACE_NOT_FOUND', 'NO_ARCHIVE', 'INVALID_VERSION', 'INVALID_ARGUMENT', 'INVALID_CURSOR', 'STALE_RULES', 'RESPONSE_TOO_LARGE']),
 ].join('\n\n');
 
+/** Made once, not per registration: Streamable HTTP registers every tool again for each request. */
+const PUBLISHED_OUTPUT_SCHEMA = publishedOutputSchema(PvfAnnotationSearchOutputSchema);
+
 export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
     SEARCH_TOOL,
@@ -26,7 +29,7 @@ export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerCo
       title: 'Search PVF annotation docs',
       description: DESCRIPTION,
       inputSchema: PvfAnnotationSearchInputSchema,
-      outputSchema: publishedOutputSchema(PvfAnnotationSearchOutputSchema),
+      outputSchema: PUBLISHED_OUTPUT_SCHEMA,
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

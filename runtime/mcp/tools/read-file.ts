@@ -38,6 +38,9 @@ const DESCRIPTION = [
   describeErrors(['WORKSPACE_NOT_FOUND', 'NO_ARCHIVE', 'FILE_NOT_FOUND', 'INVALID_ARGUMENT', 'RESPONSE_TOO_LARGE', 'STALE_WORKSPACE', 'IO_ERROR', 'INVALID_ARCHIVE']),
 ].join('\n\n');
 
+/** Made once, not per registration: Streamable HTTP registers every tool again for each request. */
+const PUBLISHED_OUTPUT_SCHEMA = publishedOutputSchema(ReadFileOutputSchema);
+
 export function registerReadFileTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
     READ_FILE_TOOL,
@@ -45,7 +48,7 @@ export function registerReadFileTool(server: McpServer, ctx: ServerContext): voi
       title: 'Read a workspace file',
       description: DESCRIPTION,
       inputSchema: ReadFileInputSchema,
-      outputSchema: publishedOutputSchema(ReadFileOutputSchema),
+      outputSchema: PUBLISHED_OUTPUT_SCHEMA,
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async (args) => {

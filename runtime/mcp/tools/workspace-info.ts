@@ -32,6 +32,9 @@ const DESCRIPTION = [
   describeErrors([]),
 ].join('\n\n');
 
+/** Made once, not per registration: Streamable HTTP registers every tool again for each request. */
+const PUBLISHED_OUTPUT_SCHEMA = publishedOutputSchema(WorkspaceInfoOutputSchema);
+
 export function registerWorkspaceInfoTool(server: McpServer, ctx: ServerContext): void {
   server.registerTool(
     WORKSPACE_INFO_TOOL,
@@ -39,7 +42,7 @@ export function registerWorkspaceInfoTool(server: McpServer, ctx: ServerContext)
       title: 'Workspaces and rules',
       description: DESCRIPTION,
       inputSchema: WorkspaceInfoInputSchema,
-      outputSchema: publishedOutputSchema(WorkspaceInfoOutputSchema),
+      outputSchema: PUBLISHED_OUTPUT_SCHEMA,
       annotations: READ_ONLY_ANNOTATIONS,
     },
     withToolErrors(ctx.log, async () => {
