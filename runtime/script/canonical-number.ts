@@ -14,6 +14,11 @@
  *
  * Reading a decimal into a float32 is done exactly with BigInt arithmetic. Going through a float64
  * first (`Math.fround(Number(s))`) rounds twice and is wrong for decimals near a float32 half-way point.
+ *
+ * Formatting has a fast path (shortestDigitsFast): the engine's correctly rounded `toPrecision` and
+ * `Number` in a loop, falling back to the exact BigInt search in the few cases where they can differ
+ * from it (ties, a float64 landing on a float32 half-way point, the uneven gaps at powers of two).
+ * Reads decompile many floats, and the exact search is about ten times slower.
  */
 
 type WordType = 0 | 2 | 3;
@@ -61,8 +66,35 @@ export function formatFloat32(value: number): string {
   const f = Math.fround(value);
   const neg = f < 0 || Object.is(f, -0);
   if (f === 0) return neg ? '-0' : '0';
-  const { digits, dp } = shortestDigits(Math.abs(f));
+  const { digits, dp } = shortestFloat32Digits(Math.abs(f));
   return (neg ? '-' : '') + formatG(digits, dp);
+}
+
+/** formatFloat32 through the exact search only: the fallback, and what the fast path is tested against. */
+export function formatFloat32Exact(value: number): string {
+  if (!Number.isFinite(value) || value === 0) return formatFloat32(value);
+  const f = Math.fround(value);
+  const { digits, dp } = shortestDigits(Math.abs(f));
+  return (f < 0 ? '-' : '') + formatG(digits, dp);
+}
+
+/**
+ * Shortest decimal digits that read back as `a` (a positive finite float32), closest to it, ties to an
+ * even last digit (what Go's Ryu-based shortest formatting yields). Value = 0.digits × 10^dp, digits
+ * without trailing zeros.
+ */
+export function shortestFloat32Digits(a: number): { digits: string; dp: number } {
+  return shortestDigitsFast(a) ?? shortestDigits(a);
+}
+
+/**
+ * Whether a plain decimal literal (digits, one optional `.`, optional `e±n`: what the formatters here
+ * write) reads as exactly the float32 `value` (finite, non-zero) under Go's ParseFloat(s, 32).
+ */
+export function readsAsFloat32(decimal: string, value: number): boolean {
+  const x = Number(decimal);
+  if (onFloat32HalfWay(x, value)) return parseFloat32(decimal) === value;
+  return Math.fround(x) === value;
 }
 
 // --- Internal helpers ---
@@ -278,10 +310,79 @@ function divideScaled(num: bigint, den: bigint, s: number): [bigint, bigint, big
   return [q, num - q * divisor, divisor];
 }
 
+const float32Scratch = new Float32Array(1);
+const float32BitsScratch = new Uint32Array(float32Scratch.buffer);
+
+/** The float32 `bits` apart from `a` (a positive float32) in bit order; ±Infinity past the ends. */
+function float32Step(a: number, step: number): number {
+  float32Scratch[0] = a;
+  float32BitsScratch[0] = (float32BitsScratch[0] as number) + step;
+  return float32Scratch[0] as number;
+}
+
 /**
- * Shortest decimal digits that read back as `a` (a positive float32), closest to it, ties to an even
- * last digit (what Go's Ryu-based shortest formatting yields). Value = 0.digits × 10^dp.
+ * Whether the float64 `x` is exactly half-way between the float32 `value` and a neighbour: only there
+ * can `Math.fround(x)` differ from rounding the decimal `x` came from straight to float32 (every
+ * half-way point is a float64, so a decimal and its float64 lie on the same side of any other).
  */
+function onFloat32HalfWay(x: number, value: number): boolean {
+  const a = Math.abs(value);
+  const ax = Math.abs(x);
+  if (ax === a || Math.sign(x) !== Math.sign(value)) return false;
+  const next = ax > a ? float32Step(a, 1) : float32Step(a, -1);
+  // Past the largest float32 the half-way point is to 2^128.
+  const neighbour = next === Infinity ? 2 ** 128 : next;
+  return ax === (a + neighbour) / 2;
+}
+
+/**
+ * shortestDigits through the engine's correctly rounded float64 ↔ decimal conversions, or null where
+ * they may disagree with it. For each length p the candidate is `a.toPrecision(p)` (the closest p-digit
+ * decimal: `a` is exact in a float64); it is accepted when it reads back as `a`. Falls back to the
+ * exact search when (1) a candidate's float64 is a float32 half-way point (double rounding), (2) `a`
+ * is a power of two and a candidate fails (the gap below is half the gap above, so the farther p-digit
+ * neighbour may read back when the closer one does not), (3) the accepted candidate may be a tie
+ * (toPrecision rounds half up, the exact search to even).
+ */
+function shortestDigitsFast(a: number): { digits: string; dp: number } | null {
+  float32Scratch[0] = a;
+  const powerOfTwo = ((float32BitsScratch[0] as number) & 0x7fffff) === 0;
+  for (let p = 1; p <= 9; p++) {
+    const text = a.toPrecision(p);
+    const x = Number(text);
+    if (onFloat32HalfWay(x, a)) return null;
+    if (Math.fround(x) !== a) {
+      if (powerOfTwo) return null;
+      continue;
+    }
+    if (mayBeTie(a, p)) return null;
+    return digitsOf(text);
+  }
+  return null;
+}
+
+/** Whether `a`'s decimal expansion may end with a 5 right after its first p digits (a rounding tie). */
+function mayBeTie(a: number, p: number): boolean {
+  const longer = a.toPrecision(p + 1);
+  const e = longer.indexOf('e');
+  const last = longer.charCodeAt((e < 0 ? longer.length : e) - 1);
+  return last === 0x35 && Number(longer) === a;
+}
+
+/** Digits (no trailing zeros) and dp of a positive toPrecision text (`12.5`, `0.0013`, `1.5e+21`). */
+function digitsOf(text: string): { digits: string; dp: number } {
+  const e = text.indexOf('e');
+  const mantissa = e < 0 ? text : text.slice(0, e);
+  const exponent = e < 0 ? 0 : Number(text.slice(e + 1));
+  const dot = mantissa.indexOf('.');
+  const integer = dot < 0 ? mantissa : mantissa.slice(0, dot);
+  const all = dot < 0 ? mantissa : integer + mantissa.slice(dot + 1);
+  let start = 0;
+  while (start < all.length - 1 && all.charCodeAt(start) === 0x30) start++;
+  return { digits: stripTrailingZeros(all.slice(start)), dp: integer.length - start + exponent };
+}
+
+/** The exact search behind shortestFloat32Digits (BigInt arithmetic). */
 function shortestDigits(a: number): { digits: string; dp: number } {
   const view = new DataView(new ArrayBuffer(4));
   view.setFloat32(0, a);

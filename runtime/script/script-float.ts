@@ -8,7 +8,7 @@
  * `1.2345678e+07`, `3.4028235e+38`). Zero is `0.0`. Negative zero, infinities and NaNs have no plain
  * form: they are written `{4=<int32 bits>}` (formatScriptFloat returns null for them).
  */
-import { formatFloat32, parseFloat32 } from './canonical-number.js';
+import { readsAsFloat32, shortestFloat32Digits } from './canonical-number.js';
 
 const scratch = new DataView(new ArrayBuffer(4));
 
@@ -29,36 +29,15 @@ export function formatScriptFloat(bits: number): string | null {
   const value = float32FromBits(bits);
   if (!Number.isFinite(value)) return null;
   if (value === 0) return Object.is(value, -0) ? null : '0.0';
-  const text = layout(formatFloat32(value));
+  const { digits, dp } = shortestFloat32Digits(Math.abs(value));
+  const text = layout(value < 0, digits, dp);
   // The lexer of explain and any compiler read it back with float32 rounding: it must give the same bits.
-  const back = parseFloat32(text);
-  return back !== null && float32Bits(back) === bits ? text : null;
+  return readsAsFloat32(text, value) ? text : null;
 }
 
-/** Re-lays out Go's shortest `%g` text ("1.5", "1e+06", "1.234567e+06", "0.0001", "1e-05"). */
-function layout(g: string): string {
-  const negative = g.startsWith('-');
-  const body = negative ? g.slice(1) : g;
-  let digits: string;
-  let exponent: number;
-  const e = body.indexOf('e');
-  if (e >= 0) {
-    digits = body.slice(0, e).replace('.', '');
-    exponent = Number(body.slice(e + 1));
-  } else {
-    const dot = body.indexOf('.');
-    const integer = dot < 0 ? body : body.slice(0, dot);
-    const fraction = dot < 0 ? '' : body.slice(dot + 1);
-    if (integer !== '0') {
-      exponent = integer.length - 1;
-      digits = integer + fraction;
-    } else {
-      const zeros = fraction.length - fraction.replace(/^0+/, '').length;
-      exponent = -(zeros + 1);
-      digits = fraction.slice(zeros);
-    }
-  }
-  digits = digits.replace(/0+$/, '') || '0';
+/** Lays out shortest digits (value = 0.digits × 10^dp, no trailing zeros) in the canonical form. */
+function layout(negative: boolean, digits: string, dp: number): string {
+  const exponent = dp - 1;
   const sign = negative ? '-' : '';
   if (exponent >= -4 && exponent < 7) {
     if (exponent < 0) return `${sign}0.${'0'.repeat(-exponent - 1)}${digits}`;
