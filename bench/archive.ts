@@ -14,16 +14,25 @@
  * for every type (tens of thousands of rows), `n_string.lst` with `.str` tables, string links in some
  * names, and binary `.ani` files.
  *
- * The measurements run in a fresh Node process (this file with --measure), so the generator's memory
- * and JIT state do not count: it opens the archive with createArchiveWorkspace(classicDriver) (what `serve` does),
- * reads one random script, then reads and decompiles `--reads` random scripts through the view, then
- * reads the same files' bytes only (read + decrypt + CRC, no decompile). The OS page cache holds the
- * file (it was just written): the figures are for a warm cache.
+ * The measurements run in a fresh Node process, so the generator's memory and JIT state do not count,
+ * and from this file bundled with esbuild and run by plain `node` (no tsx loader), as `pvfdoc serve`
+ * runs from dist/pvfdoc.mjs: the loader alone holds tens of MiB, which would drown the reader's
+ * memory. It opens the archive with createArchiveWorkspace(classicDriver) (what `serve` does), reads
+ * one random script, then reads and decompiles `--reads` random scripts, each through
+ * `await workspace.view()` as every request does (so the change check counts), then reads the same
+ * files' bytes only (read + decrypt + CRC, no decompile). Then, in the same process: `readFileSync`
+ * of the whole archive and warm opens, alternately, three times each, so the open is compared with
+ * reading the file in one run; and the reference reader (bench/classic-reference-reader.mjs: plain JS,
+ * the whole file in memory, no CRC) opening the file and decompiling the same scripts. The ratios
+ * printed at the end are of figures from that one process. The OS page cache holds the file (it was
+ * just written): the figures are for a warm cache.
  *
  * Options: --files <n> (default 200000), --reads <n> (2000), --seed <n>, --out <file> (results JSON;
- * default a temp file), --keep (keep the archive and print its path).
+ * default a temp file), --keep (keep the archive and print its path), --archive <file> (measure an
+ * archive kept from an earlier run with the same --files and --seed instead of generating one).
  */
 import { spawn } from 'node:child_process';
+import { build } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -35,11 +44,14 @@ import { classicDriver } from '../runtime/workspace/archive-drivers.js';
 import { createArchiveWorkspace } from '../runtime/workspace/archive-workspace.js';
 import { seededRandom } from '../test/support/random.js';
 import { streamClassicArchive } from '../test/support/write-classic-archive.js';
+import { openReference } from './classic-reference-reader.mjs';
 import { exposeGc, fmtBytes, fmtMs, median, now, percentile, table } from './stats.js';
 
 const SELF = fileURLToPath(import.meta.url);
 /** Text encoding of the generated archive (a simplified-Chinese archive, as most CN private-server packs). */
 const ENCODING = 'cp936';
+/** The same encoding as a WHATWG label, for the reference reader's TextDecoder. */
+const REFERENCE_ENCODING = 'gbk';
 const SAMPLES = fileURLToPath(new URL('../../shared/fixtures/samples/', import.meta.url));
 
 const { values: args } = parseArgs({
@@ -49,6 +61,7 @@ const { values: args } = parseArgs({
     seed: { type: 'string', default: '20240612' },
     out: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    archive: { type: 'string' },
     measure: { type: 'string' },
   },
 });
@@ -332,8 +345,13 @@ interface Memory {
 
 interface Measured {
   openMs: number[];
+  /** readFileSync of the whole archive, alternating with the warm opens (openMs[1..]). */
+  readFileMs: number[];
   firstFile: { path: string; ms: number; chars: number };
   reads: { path: string; readDecompileMs: number; bytesMs: number; chars: number; bytes: number }[];
+  /** `await workspace.view()` alone, nothing changed on disk. */
+  viewUs: number;
+  reference: { openMs: number; fileCount: number; readMs: number[] };
   memory: { baseline: Memory; afterOpen: Memory; afterReads: Memory; afterReadsNoGc: Memory };
   fileCount: number;
   encoding: string;
@@ -350,7 +368,7 @@ async function measure(file: string, firstPath: string, readPaths: string[]): Pr
   gc();
   const baseline = memory();
   const openMs: number[] = [];
-  // First open: a cold process (what `serve` pays at start); two more, each closed, for the warm figure.
+  // First open: a cold process (what `serve` pays at start); three more later, each closed, for the warm figure.
   let start = now();
   const workspace = await createArchiveWorkspace(classicDriver, { workspaceId: 'bench', name: 'bench', path: file, reader: {} });
   openMs.push(now() - start);
@@ -358,8 +376,7 @@ async function measure(file: string, firstPath: string, readPaths: string[]): Pr
   if (!info.archiveOpen) throw new Error(`the archive did not open: ${info.error ?? ''}`);
 
   start = now();
-  const view = await workspace.view();
-  const first = view.readText(firstPath);
+  const first = (await workspace.view()).readText(firstPath);
   const firstMs = now() - start;
   gc();
   const afterOpen = memory();
@@ -367,32 +384,59 @@ async function measure(file: string, firstPath: string, readPaths: string[]): Pr
   const reads: Measured['reads'] = [];
   for (const p of readPaths) {
     const t0 = now();
-    const text = view.readText(p);
+    const text = (await workspace.view()).readText(p);
     const t1 = now();
     reads.push({ path: p, readDecompileMs: t1 - t0, bytesMs: 0, chars: text.text.length, bytes: 0 });
   }
+  const view = await workspace.view();
   for (const r of reads) {
     const t0 = now();
     const bytes = view.readBytes(r.path);
     r.bytesMs = now() - t0;
     r.bytes = bytes.length;
   }
+  const views = 2000;
+  start = now();
+  for (let k = 0; k < views; k++) await workspace.view();
+  const viewUs = ((now() - start) / views) * 1000;
   const afterReadsNoGc = memory();
   gc();
   const afterReads = memory();
   const warnings = info.warnings ?? [];
   await workspace.close();
 
-  for (let k = 0; k < 2; k++) {
+  const readFileMs: number[] = [];
+  for (let k = 0; k < 3; k++) {
+    gc();
+    start = now();
+    let whole: Buffer | null = readFileSync(file);
+    readFileMs.push(now() - start);
+    if (whole.length === 0) throw new Error('empty archive');
+    whole = null;
+    gc();
     start = now();
     const again = await createArchiveWorkspace(classicDriver, { workspaceId: 'again', name: 'again', path: file, reader: {} });
     openMs.push(now() - start);
     await again.close();
   }
+
+  gc();
+  start = now();
+  const reference = openReference(file, REFERENCE_ENCODING);
+  const referenceOpenMs = now() - start;
+  const referenceReads: number[] = [];
+  for (const p of readPaths) {
+    const t0 = now();
+    reference.decompile(p);
+    referenceReads.push(now() - t0);
+  }
   return {
     openMs,
+    readFileMs,
     firstFile: { path: firstPath, ms: firstMs, chars: first.text.length },
     reads,
+    viewUs,
+    reference: { openMs: referenceOpenMs, fileCount: reference.fileCount, readMs: referenceReads },
     memory: { baseline, afterOpen, afterReads, afterReadsNoGc },
     fileCount: info.fileCount,
     encoding: info.encoding,
@@ -400,9 +444,25 @@ async function measure(file: string, firstPath: string, readPaths: string[]): Pr
   };
 }
 
-function runChild(file: string, jobFile: string): Promise<Measured> {
+/** This file bundled for plain `node` (CommonJS dependencies get a require()). */
+async function bundleSelf(dir: string): Promise<string> {
+  const outfile = path.join(dir, 'measure.mjs');
+  await build({
+    entryPoints: [SELF],
+    outfile,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
+    logLevel: 'warning',
+  });
+  return outfile;
+}
+
+function runChild(file: string, script: string, jobFile: string): Promise<Measured> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, SELF, '--measure', jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [script, '--measure', jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.on('error', reject);
@@ -445,11 +505,12 @@ async function main(): Promise<void> {
   const seed = positiveInt('seed', args.seed);
   const startedAt = new Date();
   const dir = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-bench-archive-'));
-  const file = path.join(dir, 'Script.pvf');
+  const file = args.archive === undefined ? path.join(dir, 'Script.pvf') : path.resolve(args.archive);
   process.stderr.write(`pvfdoc bench:archive — ${files} files, ${readCount} random reads, seed ${seed}\n  machine: ${JSON.stringify(machine())}\n  archive: ${file}\n`);
   try {
     const plan = planArchive(files, seed);
-    const gen = await generate(file, plan, seed);
+    // A kept archive: what generating would have reported, but the strings (not known without reading it).
+    const gen = args.archive === undefined ? await generate(file, plan, seed) : { ms: NaN, size: 0, strings: NaN, scripts: plan.kinds.filter((k, i) => k >= 0 && !(plan.paths[i] as string).endsWith('.ani')).length + plan.lists.size };
     const size = (await stat(file)).size;
     process.stderr.write(`  written: ${fmtBytes(size)} in ${fmtMs(gen.ms)} (${gen.scripts} scripts, ${gen.strings} strings)\n`);
 
@@ -461,23 +522,36 @@ async function main(): Promise<void> {
     const jobFile = path.join(dir, 'job.json');
     await writeFile(jobFile, JSON.stringify({ file, first, reads: [...chosen] }));
     process.stderr.write('  measuring in a fresh process...\n');
-    const m = await runChild(file, jobFile);
+    const m = await runChild(file, await bundleSelf(dir), jobFile);
 
     const readMs = m.reads.map((r) => r.readDecompileMs);
     const bytesMs = m.reads.map((r) => r.bytesMs);
     const sizes = m.reads.map((r) => r.bytes);
+    const warmOpen = median(m.openMs.slice(1));
+    const readFile = median(m.readFileMs);
+    const referenceRead = { p50: percentile(m.reference.readMs, 50), p99: percentile(m.reference.readMs, 99) };
     const report = {
       date: startedAt.toISOString(),
       machine: machine(),
       options: { files, reads: readCount, seed },
       archive: { bytes: size, fileCount: m.fileCount, scripts: gen.scripts, strings: gen.strings, encoding: m.encoding, warnings: m.warnings, generateMs: gen.ms },
       openMs: m.openMs,
+      readFileMs: m.readFileMs,
       firstFile: m.firstFile,
+      viewUs: m.viewUs,
       read: {
         count: m.reads.length,
         readDecompile: { p50: percentile(readMs, 50), p90: percentile(readMs, 90), p99: percentile(readMs, 99), max: Math.max(...readMs), mean: readMs.reduce((a, b) => a + b, 0) / readMs.length },
         bytesOnly: { p50: percentile(bytesMs, 50), p99: percentile(bytesMs, 99), max: Math.max(...bytesMs) },
         fileBytes: { p50: percentile(sizes, 50), p99: percentile(sizes, 99), max: Math.max(...sizes) },
+      },
+      reference: { openMs: m.reference.openMs, fileCount: m.reference.fileCount, read: referenceRead },
+      ratios: {
+        coldOpenToReadFile: (m.openMs[0] ?? NaN) / readFile,
+        warmOpenToReadFile: warmOpen / readFile,
+        openToReference: warmOpen / m.reference.openMs,
+        readP50ToReference: percentile(readMs, 50) / referenceRead.p50,
+        readP99ToReference: percentile(readMs, 99) / referenceRead.p99,
       },
       memory: m.memory,
       slowest: [...m.reads].sort((a, b) => b.readDecompileMs - a.readDecompileMs).slice(0, 5),
@@ -495,19 +569,33 @@ async function main(): Promise<void> {
       table(
         ['figure', '>value'],
         [
-          ['archive', `${fmtBytes(size)}, ${m.fileCount} files (${gen.scripts} scripts), ${gen.strings} strings in stringtable.bin, encoding ${m.encoding}`],
+          ['archive', `${fmtBytes(size)}, ${m.fileCount} files (${gen.scripts} scripts), ${Number.isNaN(gen.strings) ? '?' : gen.strings} strings in stringtable.bin, encoding ${m.encoding}`],
           ['generate (streamed to disk)', fmtMs(gen.ms)],
           ['open (createArchiveWorkspace), first in the process', fmtMs(m.openMs[0] ?? NaN)],
-          ['open, median of the next 2', fmtMs(median(m.openMs.slice(1)))],
+          [`open, median of the next ${m.openMs.length - 1} (each after a readFileSync)`, `${fmtMs(warmOpen)} (${m.openMs.slice(1).map(fmtMs).join(', ')})`],
+          [`readFileSync of the whole archive, median of ${m.readFileMs.length}`, `${fmtMs(readFile)} (${m.readFileMs.map(fmtMs).join(', ')})`],
           ['first file: view + read + decompile', `${fmtMs(m.firstFile.ms)} (${m.firstFile.path}, ${m.firstFile.chars} chars)`],
-          [`random read + decompile (${m.reads.length} scripts) p50 / p90 / p99 / max`, `${fmtMs(report.read.readDecompile.p50)} / ${fmtMs(report.read.readDecompile.p90)} / ${fmtMs(report.read.readDecompile.p99)} / ${fmtMs(report.read.readDecompile.max)}`],
-          ['read + decompile mean', fmtMs(report.read.readDecompile.mean)],
+          [`random view + read + decompile (${m.reads.length} scripts) p50 / p90 / p99 / max`, `${fmtMs(report.read.readDecompile.p50)} / ${fmtMs(report.read.readDecompile.p90)} / ${fmtMs(report.read.readDecompile.p99)} / ${fmtMs(report.read.readDecompile.max)}`],
+          ['view + read + decompile mean', fmtMs(report.read.readDecompile.mean)],
+          ['view() alone, nothing changed (mean of 2000)', fmtMs(m.viewUs / 1000)],
           ['bytes only (read, decrypt, CRC) p50 / p99 / max', `${fmtMs(report.read.bytesOnly.p50)} / ${fmtMs(report.read.bytesOnly.p99)} / ${fmtMs(report.read.bytesOnly.max)}`],
           ['compiled size of the files read p50 / p99 / max', `${fmtBytes(report.read.fileBytes.p50)} / ${fmtBytes(report.read.fileBytes.p99)} / ${fmtBytes(report.read.fileBytes.max)}`],
+          ['reference reader: open (readFileSync + tree + Map) / read + decompile p50 / p99', `${fmtMs(m.reference.openMs)} (${m.reference.fileCount} files) / ${fmtMs(referenceRead.p50)} / ${fmtMs(referenceRead.p99)}`],
           ['RSS before open (after imports)', mem(m.memory.baseline)],
           ['RSS after open + first file (after gc)', mem(m.memory.afterOpen)],
           ['RSS after the reads (before gc)', mem(m.memory.afterReadsNoGc)],
           ['RSS after the reads (after gc; text cache held)', mem(m.memory.afterReads)],
+        ],
+      ),
+      '',
+      table(
+        ['ratio (one process)', '>value'],
+        [
+          ['open, first in the process / readFileSync', report.ratios.coldOpenToReadFile.toFixed(2)],
+          ['open, warm / readFileSync', report.ratios.warmOpenToReadFile.toFixed(2)],
+          ['open, warm / reference reader open', report.ratios.openToReference.toFixed(2)],
+          ['read + decompile p50 / reference p50', report.ratios.readP50ToReference.toFixed(2)],
+          ['read + decompile p99 / reference p99', report.ratios.readP99ToReference.toFixed(2)],
         ],
       ),
       '',

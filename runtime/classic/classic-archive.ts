@@ -15,7 +15,7 @@ import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type F
 import { blockLength, crc32, decryptBlock } from './crypto.js';
 import { decompileScript, type MissingLink } from './decompile.js';
 import { HEADER_PROBE_BYTES, parseClassicHeader, type ClassicHeader } from './header.js';
-import { buildIndex, type ArchiveIndex, type DirNode, type FileNode } from './names.js';
+import { NameIndex, type DirNode, type FileNode } from './name-index.js';
 import { isCompiledScript, readScriptTokens, TokenType } from './script-tokens.js';
 import { N_STRING_PATH, parseNStringList, parseStrTable, strPathOf, type NStringList } from './string-links.js';
 import { decodeStringTable, parseStringTable, STRINGTABLE_PATH, type RawStringTable, type StringTable } from './stringtable-bin.js';
@@ -72,7 +72,7 @@ export class ClassicArchive {
   readonly size: number;
   readonly header: ClassicHeader;
   readonly tree: TreeEntries;
-  readonly index: ArchiveIndex;
+  readonly index: NameIndex;
   readonly encoding: EncodingDetection;
   /** The file version opened (null for bytes in memory). */
   readonly identity: FileIdentity | null;
@@ -93,7 +93,7 @@ export class ClassicArchive {
     this.header = parseClassicHeader(start, source.size, this.label);
     const encryptedTree = source.read(this.header.treeOffset, this.header.treeLength);
     this.tree = decodeTree(encryptedTree, this.header, source.size, this.label);
-    this.index = buildIndex(this.tree);
+    this.index = new NameIndex(this.tree);
     const raw = this.loadRawStringTable();
     this.encoding = detectEncoding('table' in raw ? raw.table.rawStrings() : [], givenEncoding);
     this.stringTableResult = 'table' in raw ? { table: decodeStringTable(raw.table, this.encoding.encoding) } : raw;
@@ -101,14 +101,14 @@ export class ClassicArchive {
 
   /** Files reachable by path (duplicates and unusable names left out). */
   get fileCount(): number {
-    return this.index.files.size;
+    return this.index.fileCount;
   }
 
   /** Problems worth reporting that do not stop reading (skipped names, duplicates, encoding doubts). */
   warnings(): string[] {
     const warnings: string[] = [];
-    for (const s of this.index.skipped.slice(0, 20)) warnings.push(`tree entry ${s.entry} (${JSON.stringify(s.name)}) is not listed: ${s.problem}`);
-    if (this.index.skipped.length > 20) warnings.push(`${this.index.skipped.length - 20} more tree entries are not listed`);
+    for (const s of this.index.skipped) warnings.push(`tree entry ${s.entry} (${JSON.stringify(s.name)}) is not listed: ${s.problem}`);
+    if (this.index.skippedCount > this.index.skipped.length) warnings.push(`${this.index.skippedCount - this.index.skipped.length} more tree entries are not listed`);
     if (this.index.duplicates > 0) warnings.push(`${this.index.duplicates} tree entries repeat an earlier name; lookups use the first`);
     const e = this.encoding;
     const failed = e.failures[e.encoding] ?? 0;
@@ -129,21 +129,22 @@ export class ClassicArchive {
   resolve(path: string): FileNode | null {
     const canonical = normalizeArchivePath(path);
     if (canonical === '') return null;
-    return this.index.files.get(foldPath(canonical)) ?? null;
+    const entry = this.index.find(foldPath(canonical));
+    return entry < 0 ? null : this.index.fileNode(entry);
   }
 
   /** One folder level: folders first, then files, each by name (case-insensitive, then exact). FILE_NOT_FOUND for an unknown folder. */
   list(path: string): (FileNode | DirNode)[] {
     const canonical = normalizeArchivePath(path);
-    const dir = this.index.dirs.get(foldPath(canonical));
-    if (!dir) {
-      const isFile = this.index.files.has(foldPath(canonical));
+    const dir = this.index.findDir(foldPath(canonical));
+    if (dir < 0) {
+      const isFile = this.index.find(foldPath(canonical)) >= 0;
       throw new PvfdocError('FILE_NOT_FOUND', isFile ? `${canonical} is a file, not a folder` : `folder ${JSON.stringify(canonical)} is not in the archive`, {
         hint: isFile ? 'List its folder instead; read or explain the file itself.' : 'List the parent folder (or the root with an empty path) to see what exists.',
         data: { path: canonical },
       });
     }
-    return [...dir.children].sort((a, b) => {
+    return this.index.children(dir).sort((a, b) => {
       if (a.kind !== b.kind) return a.kind === 'directory' ? -1 : 1;
       return compare(a.name.toLowerCase(), b.name.toLowerCase()) || compare(a.name, b.name);
     });
@@ -267,7 +268,7 @@ export class ClassicArchive {
   // --- Internals ---
 
   private loadRawStringTable(): { table: RawStringTable } | { error: PvfdocError } | { missing: string } {
-    const node = this.index.files.get(STRINGTABLE_PATH);
+    const node = this.fileAt(STRINGTABLE_PATH);
     if (!node) return { missing: `${STRINGTABLE_PATH} is not in the archive` };
     try {
       return { table: parseStringTable(this.readEntry(node.entry, node.path), this.label, node.path) };
@@ -275,6 +276,12 @@ export class ClassicArchive {
       if (error instanceof PvfdocError && error.code !== 'STALE_WORKSPACE') return { error };
       throw error;
     }
+  }
+
+  /** The file at a folded canonical path, or null. */
+  private fileAt(folded: string): FileNode | null {
+    const entry = this.index.find(folded);
+    return entry < 0 ? null : this.index.fileNode(entry);
   }
 
   private requireStringTable(path: string): StringTable {
@@ -286,7 +293,7 @@ export class ClassicArchive {
 
   private loadNStringList(): NStringList | { missing: string } {
     if (this.nStringList) return this.nStringList;
-    const node = this.index.files.get(N_STRING_PATH);
+    const node = this.fileAt(N_STRING_PATH);
     if (!node) return (this.nStringList = { missing: `${N_STRING_PATH} is not in the archive` });
     const bytes = this.readEntry(node.entry, node.path);
     if (!this.isCompiled(node.path, bytes)) return (this.nStringList = { missing: `${N_STRING_PATH} is not a compiled script` });
@@ -308,7 +315,7 @@ export class ClassicArchive {
   private loadStrTable(path: string): Map<string, string> | { missing: string } {
     const cached = this.strTables.get(path);
     if (cached) return cached;
-    const node = this.index.files.get(foldPath(path));
+    const node = this.fileAt(foldPath(path));
     let table: Map<string, string> | { missing: string };
     if (!node) table = { missing: `${path} is not in the archive` };
     else table = parseStrTable(decodeTextFile(this.readEntry(node.entry, node.path), this.encoding.encoding).text);

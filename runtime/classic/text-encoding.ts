@@ -10,11 +10,15 @@
  * a clear margin (5 points) over an earlier one; remaining ties go to the earlier candidate (cp950
  * first). No non-ASCII string at all gives cp950, the pvfUtility default. A given encoding always wins.
  */
+import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 import { PvfdocError } from '../errors.js';
 import { COMMON_CHARACTERS, commonShare } from './common-characters.js';
 
 const ENCODING_CANDIDATES = ['cp950', 'cp936', 'cp949', 'utf-8'] as const;
+
+/** Candidates that read every byte below 0x80 as ASCII (so a NUL-joined sample decodes string by string). */
+const DOUBLE_BYTE_CANDIDATES: ReadonlySet<string> = new Set(['cp950', 'cp936', 'cp949']);
 
 /** pvfUtility's default ("TW", code page 950; iconv-lite `cp950`, not `big5`). */
 const DEFAULT_ENCODING = 'cp950';
@@ -45,7 +49,6 @@ function toBuffer(bytes: Uint8Array): Buffer {
 }
 
 const utf8Lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Decodes bytes leniently (invalid sequences become U+FFFD). */
 export function decodeText(bytes: Uint8Array, encoding: string): string {
@@ -70,17 +73,71 @@ export function encodeText(text: string, encoding: string): Uint8Array {
   return iconv.encode(text, encoding);
 }
 
-/** Whether bytes decode without error in a candidate encoding. */
+/** Whether bytes decode without error in an encoding (one string at a time: any iconv-lite encoding). */
 function decodesStrictly(bytes: Uint8Array, encoding: string): boolean {
-  if (encoding === 'utf-8') {
-    try {
-      utf8Strict.decode(bytes);
-      return true;
-    } catch {
-      return false;
-    }
-  }
+  if (encoding === 'utf-8') return isUtf8(bytes);
   return !iconv.decode(toBuffer(bytes), encoding).includes('\uFFFD');
+}
+
+/**
+ * The sample strings joined for one decode per candidate, each followed by a NUL. The double-byte
+ * candidates read bytes below 0x80 as ASCII whatever precedes them (a lead byte before a NUL decodes
+ * as U+FFFD, as it does at the end of a string), so a decode of the whole sample splits at the NULs
+ * into the decodes of the strings. Strings holding a NUL themselves are decoded on their own.
+ */
+interface JoinedSample {
+  bytes: Buffer;
+  /** Strings in `bytes`. */
+  count: number;
+  /** Strings left out of `bytes` (they contain a NUL). */
+  apart: Uint8Array[];
+}
+
+function joinSample(sample: readonly Uint8Array[]): JoinedSample {
+  const joined: Uint8Array[] = [];
+  const apart: Uint8Array[] = [];
+  const nul = new Uint8Array(1);
+  for (const s of sample) {
+    if (s.includes(0)) apart.push(s);
+    else joined.push(s, nul);
+  }
+  return { bytes: Buffer.concat(joined), count: joined.length / 2, apart };
+}
+
+/** Segments (strings) of a NUL-joined decode holding a U+FFFD. */
+function failedSegments(text: string): number {
+  let failed = 0;
+  let bad = text.indexOf('\uFFFD');
+  while (bad >= 0) {
+    failed++;
+    const end = text.indexOf('\u0000', bad);
+    if (end < 0) break;
+    bad = text.indexOf('\uFFFD', end);
+  }
+  return failed;
+}
+
+/** Per candidate: strings of the sample that fail to decode, and the decoding (for the tie-breaker, made on demand). */
+interface CandidateResult {
+  failed: number;
+  text: () => string;
+}
+
+function tryCandidate(sample: readonly Uint8Array[], joined: JoinedSample, encoding: string): CandidateResult {
+  if (encoding === 'utf-8') {
+    let failed = 0;
+    for (const s of sample) if (!isUtf8(s)) failed++;
+    return { failed, text: () => utf8Lenient.decode(joined.bytes) + joined.apart.map((s) => utf8Lenient.decode(s)).join('') };
+  }
+  if (!DOUBLE_BYTE_CANDIDATES.has(encoding)) {
+    let failed = 0;
+    for (const s of sample) if (!decodesStrictly(s, encoding)) failed++;
+    return { failed, text: () => sample.map((s) => decodeText(s, encoding)).join('') };
+  }
+  const decoded = iconv.decode(joined.bytes, encoding, { stripBOM: false });
+  let failed = failedSegments(decoded);
+  for (const s of joined.apart) if (!decodesStrictly(s, encoding)) failed++;
+  return { failed, text: () => decoded + joined.apart.map((s) => decodeText(s, encoding)).join('') };
 }
 
 export interface EncodingDetection {
@@ -115,11 +172,13 @@ export function detectEncoding(strings: Iterable<Uint8Array>, given?: string): E
   }
   const candidates: string[] = [...ENCODING_CANDIDATES];
   if (given !== undefined && !candidates.includes(given)) candidates.push(given);
+  const joined = joinSample(sample);
+  const results = new Map<string, CandidateResult>();
   const failures: Record<string, number> = {};
   for (const encoding of candidates) {
-    let failed = 0;
-    for (const s of sample) if (!decodesStrictly(s, encoding)) failed++;
-    failures[encoding] = failed;
+    const result = tryCandidate(sample, joined, encoding);
+    results.set(encoding, result);
+    failures[encoding] = result.failed;
   }
   if (given !== undefined) return { encoding: given, source: 'given', sampled: sample.length, failures };
   if (sample.length === 0) return { encoding: DEFAULT_ENCODING, source: 'default', sampled: 0, failures };
@@ -130,7 +189,7 @@ export function detectEncoding(strings: Iterable<Uint8Array>, given?: string): E
     // Tie-breaker: the decoding whose characters are common in its language (common-characters.ts).
     let bestShare = -1;
     for (const encoding of tied) {
-      const share = commonShare(sample.map((s) => decodeText(s, encoding)).join(''), COMMON_CHARACTERS[encoding] as ReadonlySet<string>);
+      const share = commonShare((results.get(encoding) as CandidateResult).text(), COMMON_CHARACTERS[encoding] as ReadonlySet<string>);
       if (share > bestShare + 0.05) {
         best = encoding;
         bestShare = share;
