@@ -111,7 +111,12 @@ export function annotateScript(input: AnnotateScriptInput): AnnotateScriptResult
 export function* annotateSteps(input: AnnotateScriptInput): Generator<void, RuleAnnotations> {
   const { bundle, filePath } = input;
   const text = normalizeText(input.text);
-  const view = yield* parseScriptViewSteps(text, createNestedSectionPredicate(bundle.rendering, filePath));
+  const limit = input.maxAnnotations ?? Number.POSITIVE_INFINITY;
+  // A section name costs more than an anchor (map entries and strings): at most a quarter as many.
+  const view = yield* parseScriptViewSteps(text, createNestedSectionPredicate(bundle.rendering, filePath), {
+    sectionNames: Math.ceil(limit / 4),
+    tooMany: () => tooManySectionNames(filePath, Math.ceil(limit / 4)),
+  });
   const lines = createLineIndex(text);
   yield;
   const rules = rulesInOrder(bundle, input.versionKey).filter((doc) => doc.resolved.target.kind !== 'path' && matchesDefinition(doc.resolved.match, filePath, false));
@@ -119,7 +124,6 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
     view,
     rules.map((doc) => doc.resolved.target),
   );
-  const limit = input.maxAnnotations ?? Number.POSITIVE_INFINITY;
   // Real scripts have about as many anchors as lexemes.
   const table = new AnchorTable(limit, () => tooManyAnnotations(filePath, limit), view.tokenCount + view.sectionCount);
   yield;
@@ -221,6 +225,14 @@ export function pathContext(bundle: Bundle, versionKey: string, filePath: string
 /** A file whose explanation would not fit the memory an explanation may hold. */
 function tooManyAnnotations(filePath: string, limit: number): PvfdocError {
   return new PvfdocError('RESPONSE_TOO_LARGE', `${filePath} has more than ${limit} annotations; explain holds at most that many per file, so one file cannot take the server's memory`, {
+    hint: 'Read this file with read_file (startLine/endLine) instead; explain works on the ordinary script files around it.',
+    data: { path: filePath, limit },
+  });
+}
+
+/** A file with more distinct section names than a view may hold (a hostile text: one name per tag). */
+function tooManySectionNames(filePath: string, limit: number): PvfdocError {
+  return new PvfdocError('RESPONSE_TOO_LARGE', `${filePath} has more than ${limit} distinct section names; explain holds at most that many per file, so one file cannot take the server's memory`, {
     hint: 'Read this file with read_file (startLine/endLine) instead; explain works on the ordinary script files around it.',
     data: { path: filePath, limit },
   });

@@ -134,21 +134,30 @@ export function parseScriptView(text: string, allowNested?: AllowNested): Script
  * after all (it sat in a string or comment) and a section of that name was opened, the view is made
  * again with the real names: one lexing pass to collect them, one to place.
  */
-export function* parseScriptViewSteps(text: string, allowNested?: AllowNested): Generator<void, ScriptView> {
+export function* parseScriptViewSteps(text: string, allowNested?: AllowNested, limits?: ViewLimits): Generator<void, ScriptView> {
   const guess = closingTagGuess(text);
   if (guess !== null) {
-    const built = new ViewBuilder(text, guess, allowNested);
+    const built = new ViewBuilder(text, guess, allowNested, limits);
     yield* lexInSteps(text, built);
     if (!built.pairedByMistake()) return built.finish();
   }
   const names = new Set<string>();
   yield* lexInSteps(text, { open() {}, close: (name) => names.add(name), value() {}, comment() {}, warning() {} });
-  const built = new ViewBuilder(text, names, allowNested);
+  const built = new ViewBuilder(text, names, allowNested, limits);
   yield* lexInSteps(text, built);
   return built.finish();
 }
 
 const VIEW_STEP_UNITS = 256 * 1024;
+
+/**
+ * What a caller that holds views of untrusted size bounds: the distinct section names (each costs a
+ * few map entries; a hostile text can have millions), with the error to throw past them.
+ */
+export interface ViewLimits {
+  sectionNames: number;
+  tooMany: () => Error;
+}
 
 function* lexInSteps(text: string, sink: LexSink): Generator<void, void> {
   const lexer = createLexer(text, sink);
@@ -285,6 +294,7 @@ class ViewBuilder implements LexSink {
     /** Names taken as paired: a superset of the closing tags' names, or exactly them. */
     private readonly pairedNames: ReadonlySet<string>,
     private readonly allowNested: AllowNested | undefined,
+    private readonly limits: ViewLimits | undefined,
   ) {
     for (const column of [this.sectionStart, this.sectionEnd, this.parent, this.occurrenceOf, this.tokenCountOf, this.paired]) column.push(0);
     this.depth.push(-1);
@@ -425,6 +435,7 @@ class ViewBuilder implements LexSink {
       }
       found = { name: written, key };
       this.spelled.set(written, found);
+      if (this.limits !== undefined && this.spelled.size > this.limits.sectionNames) throw this.limits.tooMany();
     }
     return found;
   }

@@ -82,6 +82,20 @@ describe('explain is bounded (issue 15)', () => {
     expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', data: { path: 'equipment/x.equ', limit: 20 } });
   });
 
+  it('stops reading a file once it has more distinct section names than a quarter of the limit (each costs more than an anchor)', () => {
+    const text = Array.from({ length: 20 }, (_, i) => `[tag ${i}]\n${i}\n`).join('');
+    let error: unknown;
+    try {
+      annotateScript({ bundle, versionKey: '90US', filePath: 'equipment/names.equ', text, maxAnnotations: 40 });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'RESPONSE_TOO_LARGE', data: { path: 'equipment/names.equ', limit: 10 } });
+    // The same names repeated are one name each: that file is read.
+    const repeated = Array.from({ length: 200 }, (_, i) => `[tag ${i % 5}]\n${i}\n`).join('');
+    expect(() => annotateScript({ bundle, versionKey: '90US', filePath: 'equipment/names.equ', text: repeated, maxAnnotations: 40 })).not.toThrow();
+  });
+
   it('keeps explanations by the bytes they hold: older ones go when the budget is full, one over it is not kept', async () => {
     const probe = createExplainCache();
     await explain('equipment/a.equ', probe);
