@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { PvfdocError } from '../errors.js';
 import { normalizeText } from '../script/normalize-text.js';
-import { LruCache, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
+import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeArchivePath } from '../script/archive-path.js';
 import { hex32, invalidArchiveFile } from '../script/archive-error.js';
 import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
@@ -81,7 +81,7 @@ export class ClassicArchive {
   private readonly stringTableResult: StringTableResult;
   private nStringList: NStringList | { missing: string } | undefined;
   private readonly strTables = new Map<string, Map<string, string> | { missing: string }>();
-  private readonly texts = new LruCache<number, ArchiveText>(TEXT_CACHE_UNITS, (text) => text.text.length, TEXT_CACHE_UNITS / 4);
+  private readonly texts = new LruCache<number, ArchiveText>(TEXT_CACHE_UNITS, (text) => text.text.length, MAX_CACHED_TEXT_UNITS);
 
   /** Use openClassicArchive / openClassicArchiveBytes. */
   constructor(source: ArchiveSource, givenEncoding: string | undefined, identity: FileIdentity | null) {

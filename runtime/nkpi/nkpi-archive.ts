@@ -14,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
 import { PvfdocError } from '../errors.js';
 import { normalizeText } from '../script/normalize-text.js';
-import { LruCache, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
+import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeArchivePath } from '../script/archive-path.js';
 import { describeChunkLimit, parseGroupIndex, type GroupIndex } from './groups.js';
 import { clientVersionOf, NKPI_HEADER_BYTES, probeNkpiHeader, type NkpiHeader, type NkpiVariant } from './header.js';
@@ -110,7 +110,7 @@ export class NkpiArchive {
   private readonly chunks: LruCache<number, Buffer>;
   private readonly maxChunkBytes: number;
   private readonly renderRules: RenderRules | undefined;
-  private readonly texts = new LruCache<number, NkpiText>(TEXT_CACHE_UNITS, (text) => text.text.length, TEXT_CACHE_UNITS / 4);
+  private readonly texts = new LruCache<number, NkpiText>(TEXT_CACHE_UNITS, (text) => text.text.length, MAX_CACHED_TEXT_UNITS);
   private readonly listings = new Map<number, NkpiEntry[]>();
   private readonly notes: string[] = [];
   private nameTableTrailing = 0;

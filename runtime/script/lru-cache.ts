@@ -55,3 +55,10 @@ export class LruCache<K, V> {
 
 /** Decoded script texts kept per archive version or folder, in UTF-16 code units (about twice that in bytes). */
 export const TEXT_CACHE_UNITS = 32 * 1024 * 1024;
+
+/**
+ * The longest text kept: any text up to the read limit (decision, issue 15). A 31 MiB script is read
+ * and hashed again on every request otherwise (about 300 ms per explain page); keeping it costs the
+ * other texts, which are small and cheap to read again.
+ */
+export const MAX_CACHED_TEXT_UNITS = TEXT_CACHE_UNITS;

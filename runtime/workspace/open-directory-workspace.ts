@@ -35,7 +35,7 @@ import { readdir, realpath, stat } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { PvfdocError } from '../errors.js';
 import { normalizeText } from '../script/normalize-text.js';
-import { LruCache, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
+import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { foldPath, isScriptFile, normalizeArchivePath } from '../script/archive-path.js';
 import { checkReadSize, type Workspace, type WorkspaceEntry, type WorkspaceInfo, type WorkspaceText, type WorkspaceView } from './workspace.js';
 
@@ -204,7 +204,7 @@ class DirectoryWorkspace implements Workspace {
   private scanning: Promise<void> | null = null;
   private currentView: DirectoryView | null = null;
   /** Decoded texts kept across views. */
-  private readonly textCache = new LruCache<string, WorkspaceText>(TEXT_CACHE_UNITS, (text) => text.text.length, TEXT_CACHE_UNITS / 4);
+  private readonly textCache = new LruCache<string, WorkspaceText>(TEXT_CACHE_UNITS, (text) => text.text.length, MAX_CACHED_TEXT_UNITS);
 
   constructor(options: DirectoryWorkspaceOptions) {
     this.workspaceId = options.workspaceId;
