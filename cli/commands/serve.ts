@@ -179,6 +179,9 @@ function parseHttp(value: string): { host: string; port: number } {
 /** A snapshots folder (its current, watched), one bundle folder (fixed), or the builtin rules (fixed). */
 async function openServedRules(given: string | undefined, log: Logger): Promise<{ holder: RulesHolder; watcher: CurrentBundleWatcher | null; snapshotsDir: string | null }> {
   const opened = await openRules(given);
+  // Every tool reads the documents: parse and check them now, not in the first request (which would
+  // wait for it), and refuse a damaged bundle before serving.
+  void opened.bundle.documents.length;
   if (opened.note) log('info', 'rules', opened.note);
   const holder = createRulesHolder(opened.bundle);
   const watcher = opened.snapshotsDir === null ? null : watchCurrentBundle({ snapshotsDir: opened.snapshotsDir, holder, log });

@@ -25,11 +25,31 @@ type WordType = 0 | 2 | 3;
 
 /** The token type and canonical value of a bare word. */
 export function canonicalWord(raw: string): { type: WordType; value: string } {
+  // Most words of real scripts are short plain integers, already canonical: no pattern, no re-formatting.
+  if (isPlainInt(raw)) return { type: 0, value: raw };
   const int = parseInt32(raw);
   if (int !== null) return { type: 0, value: String(int) };
   const float = parseFloat32(raw);
   if (float !== null) return { type: 2, value: formatFloat32(float) };
   return { type: 3, value: raw };
+}
+
+/**
+ * 1–9 ASCII digits without a leading zero (or `0` itself), optionally after `-` (not `-0`): in int32
+ * range and written as `strconv.FormatInt` writes it.
+ */
+function isPlainInt(s: string): boolean {
+  const n = s.length;
+  const first = n > 0 && s.charCodeAt(0) === 0x2d /* - */ ? 1 : 0;
+  const digits = n - first;
+  if (digits < 1 || digits > 9) return false;
+  const lead = s.charCodeAt(first);
+  if (lead === 0x30 /* 0 */) return digits === 1 && first === 0;
+  for (let i = first; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 const INT_PATTERN = /^[+-]?[0-9]+$/;

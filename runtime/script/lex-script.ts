@@ -166,7 +166,7 @@ export function createLexer(text: string, sink: LexSink): Lexer {
           i++;
           continue;
         }
-        tagToken(sink, text.slice(i, close + 1), i, close + 1);
+        tagToken(sink, text, i, close);
         i = close + 1;
         continue;
       }
@@ -280,12 +280,13 @@ function markerValue(body: string): string {
   return inner;
 }
 
-/** `[name]` → open, `[/name]` → close; `[]` and `[/]` are plain type-3 values. */
-function tagToken(sink: LexSink, tag: string, start: number, end: number): void {
-  const inner = tag.slice(1, -1);
-  if (inner === '' || inner === '/') sink.value(3, tag, start, end);
-  else if (inner.startsWith('/')) sink.close(inner.slice(1), start, end);
-  else sink.open(inner, start, end);
+/** `[name]` → open, `[/name]` → close; `[]` and `[/]` are plain type-3 values. The tag is text[start … close]. */
+function tagToken(sink: LexSink, text: string, start: number, close: number): void {
+  const slash = text.charCodeAt(start + 1) === 0x2f; /* / */
+  const inner = close - start - 1;
+  if (inner === 0 || (inner === 1 && slash)) sink.value(3, text.slice(start, close + 1), start, close + 1);
+  else if (slash) sink.close(text.slice(start + 2, close), start, close + 1);
+  else sink.open(text.slice(start + 1, close), start, close + 1);
 }
 
 // --- Classic forms (see the file comment) ---

@@ -246,6 +246,11 @@ export function sectionPath(view: ScriptView, id: number): string[] {
 
 // --- Internal helpers ---
 
+/** The first `length` entries: the storage itself when nearly full, else a copy without the spare room. */
+function trimmed<T extends Int32Array | Uint8Array>(column: T, length: number): T {
+  return (length >= column.length * 0.875 ? column.subarray(0, length) : column.slice(0, length)) as T;
+}
+
 /** The first MAX_VIEW_WARNINGS problems of one source (each comes in text order) and their count. */
 class WarningList {
   readonly kept: ScriptWarning[] = [];
@@ -266,11 +271,13 @@ class ViewBuilder implements LexSink {
   private readonly paired = new IntColumn();
   private readonly occurrenceOf = new IntColumn();
   private readonly tokenCountOf = new IntColumn();
-  private readonly tokenStart: IntColumn;
-  private readonly tokenEnd: IntColumn;
-  private readonly tokenSection: IntColumn;
-  private readonly tokenIndex: IntColumn;
-  private readonly tokenType: IntColumn;
+  // The token columns share one capacity: one check per token.
+  private tokenCapacity: number;
+  private tokenStart: Int32Array;
+  private tokenEnd: Int32Array;
+  private tokenSection: Int32Array;
+  private tokenIndex: Int32Array;
+  private tokenType: Uint8Array;
   private readonly values: string[] = [];
   /** Per name as written: the one copy kept, and its folded name's key. */
   private readonly spelled = new Map<string, { name: string; key: number }>();
@@ -301,11 +308,12 @@ class ViewBuilder implements LexSink {
     this.nameKey.push(-1);
     // About one token per 6 characters of script; the columns grow when there are more.
     const guess = Math.min(Math.max(1024, Math.ceil(text.length / 6)), 1 << 23);
-    this.tokenStart = new IntColumn(guess);
-    this.tokenEnd = new IntColumn(guess);
-    this.tokenSection = new IntColumn(guess);
-    this.tokenIndex = new IntColumn(guess);
-    this.tokenType = new IntColumn(guess);
+    this.tokenCapacity = guess;
+    this.tokenStart = new Int32Array(guess);
+    this.tokenEnd = new Int32Array(guess);
+    this.tokenSection = new Int32Array(guess);
+    this.tokenIndex = new Int32Array(guess);
+    this.tokenType = new Uint8Array(guess);
   }
 
   open(name: string, start: number, end: number): void {
@@ -319,16 +327,18 @@ class ViewBuilder implements LexSink {
 
   value(type: ScriptTokenType, value: string, start: number, end: number): void {
     const section = this.top();
-    this.tokenStart.push(start);
-    this.tokenEnd.push(end);
-    this.tokenSection.push(section);
-    if (section === 0) this.tokenIndex.push(-1);
+    const t = this.values.length;
+    if (t === this.tokenCapacity) this.growTokens();
+    this.tokenStart[t] = start;
+    this.tokenEnd[t] = end;
+    this.tokenSection[t] = section;
+    if (section === 0) this.tokenIndex[t] = -1;
     else {
       const n = this.tokenCountOf.at(section);
-      this.tokenIndex.push(n);
+      this.tokenIndex[t] = n;
       this.tokenCountOf.set(section, n + 1);
     }
-    this.tokenType.push(type);
+    this.tokenType[t] = type;
     this.values.push(value);
   }
 
@@ -373,16 +383,30 @@ class ViewBuilder implements LexSink {
       },
       tokenCount: this.values.length,
       tokens: {
-        start: this.tokenStart.finish(),
-        end: this.tokenEnd.finish(),
-        section: this.tokenSection.finish(),
-        index: this.tokenIndex.finish(),
-        type: Uint8Array.from(this.tokenType.finish()),
+        start: trimmed(this.tokenStart, this.values.length),
+        end: trimmed(this.tokenEnd, this.values.length),
+        section: trimmed(this.tokenSection, this.values.length),
+        index: trimmed(this.tokenIndex, this.values.length),
+        type: trimmed(this.tokenType, this.values.length),
         value: this.values,
       },
       warnings,
       warningCount: lexed.count + this.strays.count + unclosed.count,
     };
+  }
+
+  private growTokens(): void {
+    const capacity = this.tokenCapacity * 2;
+    const grown = <T extends Int32Array | Uint8Array>(old: T, next: T): T => {
+      next.set(old);
+      return next;
+    };
+    this.tokenStart = grown(this.tokenStart, new Int32Array(capacity));
+    this.tokenEnd = grown(this.tokenEnd, new Int32Array(capacity));
+    this.tokenSection = grown(this.tokenSection, new Int32Array(capacity));
+    this.tokenIndex = grown(this.tokenIndex, new Int32Array(capacity));
+    this.tokenType = grown(this.tokenType, new Uint8Array(capacity));
+    this.tokenCapacity = capacity;
   }
 
   private top(): number {

@@ -3,6 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { canonicalWord, formatFloat32, parseFloat32, parseInt32 } from '../../../runtime/script/canonical-number.js';
 
 describe('canonicalWord', () => {
+  it('gives plain integers (the fast path) the value the full int32 parse gives, and leaves the rest to it', () => {
+    const word = fc.tuple(fc.constantFrom('', '-', '+'), fc.string({ unit: fc.constantFrom('0', '1', '5', '9', 'x', '.'), minLength: 0, maxLength: 12 })).map(([sign, digits]) => sign + digits);
+    fc.assert(
+      fc.property(word, (raw) => {
+        const int = parseInt32(raw);
+        const got = canonicalWord(raw);
+        if (int !== null) expect(got).toEqual({ type: 0, value: String(int) });
+        else expect(got.type).not.toBe(0);
+      }),
+      { numRuns: 5000 },
+    );
+    for (const raw of ['0', '-0', '007', '-7', '123456789', '1234567890', '2147483647', '-2147483648', '2147483648']) {
+      const int = parseInt32(raw);
+      expect(canonicalWord(raw).value).toBe(int === null ? canonicalWord(raw).value : String(int));
+    }
+    expect(canonicalWord('-0')).toEqual({ type: 0, value: '0' });
+  });
+
   it.each([
     ['+5', 0, '5'],
     ['007', 0, '7'],
