@@ -1,3 +1,5 @@
+import { IntColumn } from './int-column.js';
+
 /**
  * The canonical text of a script file (ARCHITECTURE §5): every CRLF and every lone CR becomes `\n`.
  * `read_file`, `textRevision` and every explain offset refer to this text.
@@ -30,11 +32,12 @@ export interface LineIndex {
 
 /** Line lookups for a normalised text (only `\n` ends a line). O(log lines) per lookup. */
 export function createLineIndex(text: string): LineIndex {
-  let lineCount = 1;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineCount++;
   // Four bytes a line: the index of a 31 MiB file is kept with its explanation.
-  const lineStarts = new Int32Array(lineCount);
-  for (let i = text.indexOf('\n'), line = 1; i >= 0; i = text.indexOf('\n', i + 1)) lineStarts[line++] = i + 1;
+  const starts = new IntColumn(Math.max(16, text.length >> 5));
+  starts.push(0);
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const lineStarts = starts.finish();
+  const lineCount = lineStarts.length;
   const startOf = (line: number): number => lineStarts[line] ?? text.length;
   // Column limit of a 0-based line: its length plus one (the position after its last character).
   const endOf = (line: number): number => (line + 1 < lineCount ? startOf(line + 1) - 1 : text.length);

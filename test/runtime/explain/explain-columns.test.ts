@@ -34,11 +34,16 @@ describe('sortBySpan', () => {
     );
   });
 
-  it('yields between its passes, so a caller can run other work between them', () => {
-    const steps = sortBySpan(Int32Array.of(3, 1, 2), Int32Array.of(4, 2, 3), 3);
-    let yields = 0;
-    for (let step = steps.next(); !step.done; step = steps.next()) yields++;
-    expect(yields).toBe(4);
+  it('yields after each pass: one for short lengths, one per 16 bits of the largest start', () => {
+    const passes = (start: Int32Array, end: Int32Array) => {
+      const steps = sortBySpan(start, end, start.length);
+      let yields = 0;
+      for (let step = steps.next(); !step.done; step = steps.next()) yields++;
+      return yields;
+    };
+    expect(passes(Int32Array.of(3, 1, 2), Int32Array.of(4, 2, 3))).toBe(2);
+    expect(passes(Int32Array.of(3, 70_000), Int32Array.of(4, 70_001))).toBe(3);
+    expect(passes(Int32Array.of(3, 1), Int32Array.of(4, 70_001))).toBe(3);
   });
 });
 
