@@ -38,7 +38,7 @@ export function canonicalWord(raw: string): { type: WordType; value: string } {
  * 1–9 ASCII digits without a leading zero (or `0` itself), optionally after `-` (not `-0`): in int32
  * range and written as `strconv.FormatInt` writes it.
  */
-function isPlainInt(s: string): boolean {
+export function isPlainInt(s: string): boolean {
   const n = s.length;
   const first = n > 0 && s.charCodeAt(0) === 0x2d /* - */ ? 1 : 0;
   const digits = n - first;

@@ -21,7 +21,7 @@
  * - `{9=n}` (a link index without its key) stays pvfine's reading: the `{` is skipped and `9=n}` is one
  *   type-3 word.
  */
-import { canonicalWord, formatFloat32, parseInt32 } from './canonical-number.js';
+import { canonicalWord, formatFloat32, isPlainInt, parseInt32 } from './canonical-number.js';
 import { trimSpace } from './trim-space.js';
 
 /**
@@ -127,6 +127,13 @@ export function createLexer(text: string, sink: LexSink): Lexer {
         continue;
       }
       if (c === BACKTICK) {
+        // Most strings hold no doubled backtick: one slice, no result object.
+        const quote = text.indexOf('`', i + 1);
+        if (quote >= 0 && text.charCodeAt(quote + 1) !== BACKTICK) {
+          sink.value(6, text.slice(i + 1, quote), i, quote + 1);
+          i = quote + 1;
+          continue;
+        }
         const { value, next, terminated } = readBacktickString(text, i);
         sink.value(6, value, i, next);
         if (!terminated) sink.warning('UNTERMINATED_STRING', 'backtick string has no closing backtick; it runs to the end of the text', i, next);
@@ -180,7 +187,12 @@ export function createLexer(text: string, sink: LexSink): Lexer {
       }
       const start = i;
       while (i < n && !endsWord(text.charCodeAt(i))) i++;
-      const { type, value } = canonicalWord(text.slice(start, i));
+      const word = text.slice(start, i);
+      if (isPlainInt(word)) {
+        sink.value(0, word, start, i);
+        continue;
+      }
+      const { type, value } = canonicalWord(word);
       sink.value(type, value, start, i);
     }
     return i >= n;
