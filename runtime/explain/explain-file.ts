@@ -306,12 +306,16 @@ export interface ExplainCache {
   readonly files: LruCache<string, FileExplanation>;
   /** Explanations being made now, by the same key. */
   readonly pending: Map<string, Promise<FileExplanation>>;
+  /** The explanation of a large text being made now (one at a time), or null. */
+  largeTurn: Promise<unknown> | null;
+  /** What the cache may hold in all (bytes). */
+  readonly budget: number;
   /** Ids handed out to contexts so far. */
   contextCount: number;
 }
 
 export function createExplainCache(bytes: number = EXPLAIN_CACHE_BYTES): ExplainCache {
-  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(bytes, (e) => e.bytes), pending: new Map(), contextCount: 0 };
+  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(bytes, (e) => e.bytes), pending: new Map(), largeTurn: null, budget: bytes, contextCount: 0 };
 }
 
 function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
@@ -343,10 +347,7 @@ async function explainText(cache: ExplainCache, context: ExplainContext, args: E
   if (cached) return cached;
   const running = cache.pending.get(key);
   if (running) return running;
-  const made = runInSlices(explanationSteps(context, args)).then((explanation) => {
-    cache.files.set(key, explanation);
-    return explanation;
-  });
+  const made = args.text.length < LARGE_TEXT_UNITS ? explainNow(cache, context, args, key) : explainLarge(cache, context, args, key);
   cache.pending.set(key, made);
   try {
     return await made;
@@ -354,6 +355,41 @@ async function explainText(cache: ExplainCache, context: ExplainContext, args: E
     cache.pending.delete(key);
   }
 }
+
+async function explainNow(cache: ExplainCache, context: ExplainContext, args: ExplainArgs, key: string): Promise<FileExplanation> {
+  const explanation = await runInSlices(explanationSteps(context, args));
+  cache.files.set(key, explanation);
+  return explanation;
+}
+
+/**
+ * A large text is explained after the large one before it is done, with room made for it in the cache
+ * first: the cache and one explanation being made are what explain holds at most, whatever the
+ * number of requests for different large files (decision, issue 15).
+ */
+async function explainLarge(cache: ExplainCache, context: ExplainContext, args: ExplainArgs, key: string): Promise<FileExplanation> {
+  const before = cache.largeTurn;
+  const turn = (async () => {
+    if (before) await before.catch(() => undefined);
+    cache.files.trimTo(Math.max(0, cache.budget - args.text.length * EXPLANATION_BYTES_PER_UNIT));
+    return explainNow(cache, context, args, key);
+  })();
+  cache.largeTurn = turn;
+  try {
+    return await turn;
+  } finally {
+    if (cache.largeTurn === turn) cache.largeTurn = null;
+  }
+}
+
+/** Texts from this length on are explained one at a time (about 24 MiB of explanation and more). */
+const LARGE_TEXT_UNITS = 1024 * 1024;
+
+/**
+ * Bytes an explanation holds per character of text, with room to spare (explanationBytes gives about
+ * 19 for equipment scripts; the peak while it is made is higher).
+ */
+const EXPLANATION_BYTES_PER_UNIT = 24;
 
 /**
  * Runs steps, giving the thread back to other requests (setImmediate) whenever EXPLAIN_SLICE_MS have

@@ -28,11 +28,7 @@ export class LruCache<K, V> {
     this.delete(key);
     this.entries.set(key, value);
     this.weight += weight;
-    for (const [oldKey, old] of this.entries) {
-      if (this.weight <= this.maxWeight) break;
-      this.entries.delete(oldKey);
-      this.weight -= this.weigh(old);
-    }
+    this.trimTo(this.maxWeight);
   }
 
   delete(key: K): void {
@@ -40,6 +36,15 @@ export class LruCache<K, V> {
     if (old === undefined) return;
     this.entries.delete(key);
     this.weight -= this.weigh(old);
+  }
+
+  /** Drops the least recently used values until the weight held is at most `weight`. */
+  trimTo(weight: number): void {
+    for (const [key, value] of this.entries) {
+      if (this.weight <= weight) break;
+      this.entries.delete(key);
+      this.weight -= this.weigh(value);
+    }
   }
 
   clear(): void {

@@ -9,7 +9,7 @@ import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { annotateScript } from '../../../runtime/explain/annotate-script.js';
 import { createExplainCache, explainFile, MAX_EXPLAIN_TEXT_UNITS } from '../../../runtime/explain/explain-file.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
-import { caught, layerBundle, openFolder, removeTempDirs, WORKSPACE_LAYER } from '../workspace/helpers.js';
+import { caught, layerBundle, openFolder, pollUntil, removeTempDirs, WORKSPACE_LAYER } from '../workspace/helpers.js';
 
 /** A script of `blocks` equipment-like blocks (about 60 characters each). */
 function script(blocks: number): string {
@@ -23,7 +23,7 @@ const LARGE = script(Math.ceil((5 * 1024 * 1024) / 35));
 
 beforeAll(async () => {
   bundle = await layerBundle(WORKSPACE_LAYER);
-  ({ workspace } = await openFolder({ 'equipment/big.equ': BIG, 'equipment/large.equ': LARGE, 'equipment/a.equ': script(400), 'equipment/b.equ': script(400), 'equipment/c.equ': script(400) }));
+  ({ workspace } = await openFolder({ 'equipment/big.equ': BIG, 'equipment/large.equ': LARGE, 'equipment/large2.equ': `${LARGE}\n`, 'equipment/a.equ': script(400), 'equipment/b.equ': script(400), 'equipment/c.equ': script(400) }));
 });
 
 afterAll(async () => {
@@ -110,6 +110,32 @@ describe('explain is bounded (issue 15)', () => {
     const small = createExplainCache(one - 1);
     await explain('equipment/a.equ', small);
     expect(small.files.size).toBe(0);
+  });
+
+  it('makes room in the cache before a large text is explained, and explains large texts one at a time', async () => {
+    const probe = createExplainCache();
+    await explain('equipment/large.equ', probe);
+    const large = probe.files.size;
+    await explain('equipment/a.equ', probe);
+    await explain('equipment/b.equ', probe);
+    const small = probe.files.size - large;
+    // Room for exactly the large explanation and the two small ones: without making room first, all three stay.
+    const cache = createExplainCache(large + small);
+    await explain('equipment/a.equ', cache);
+    await explain('equipment/b.equ', cache);
+    expect(cache.files.size).toBe(small);
+    await explain('equipment/large.equ', cache);
+    expect(cache.files.size).toBe(large);
+    // Two large requests at once: the second waits for the first (one turn), both answered.
+    const other = createExplainCache();
+    const first = explain('equipment/large.equ', other);
+    const firstTurn = await pollUntil(() => other.largeTurn ?? undefined, 10_000, 'the first large turn');
+    const second = explain('equipment/large2.equ', other);
+    await pollUntil(() => (other.largeTurn !== firstTurn ? true : undefined), 10_000, 'the second large turn');
+    const [a, b] = await Promise.all([first, second]);
+    expect(a.annotations.length).toBeGreaterThan(0);
+    expect(b.annotations.length).toBeGreaterThan(0);
+    expect(other.largeTurn).toBeNull();
   });
 
   it('two requests for one file at once share one explanation', async () => {
