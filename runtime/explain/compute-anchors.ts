@@ -24,7 +24,7 @@
 import type { AnnotationType, TargetSpec } from '../bundle/schema.js';
 import { parseInt32 } from '../script/canonical-number.js';
 import { matchSectionPattern } from '../script/match-glob.js';
-import { foldSectionName, type ScriptView } from '../script/parse-script-view.js';
+import { foldSectionName, tokenValue, type ScriptView } from '../script/parse-script-view.js';
 import { trimSpace } from '../script/trim-space.js';
 
 /** One anchor as a record (computeAnchors; explain builds them only for the page it returns). */
@@ -112,15 +112,15 @@ export function anchorRecord(
   return {
     start,
     end,
-    value: kind === TOKEN_ANCHOR ? (tokens.value[token] as string) : null,
+    value: kind === TOKEN_ANCHOR ? tokenValue(view, token) : null,
     sectionId: section,
     section: section === 0 ? null : (sections.name[section] as string),
     occurrence: section === 0 ? null : (sections.occurrence[section] as number),
     tokenIndex: kind === SECTION_ANCHOR ? null : tokenIndex,
     lastTokenIndex: kind === SECTION_ANCHOR ? null : lastTokenIndex,
     recordIndex: record < 0 ? null : record,
-    context: contextToken < 0 ? null : (tokens.value[contextToken] as string),
-    imagePath: imageToken < 0 ? null : (tokens.value[imageToken] as string),
+    context: contextToken < 0 ? null : tokenValue(view, contextToken),
+    imagePath: imageToken < 0 ? null : tokenValue(view, imageToken),
     column: column < 0 ? null : column,
   };
 }
@@ -306,7 +306,7 @@ function recordWidth(target: TargetSpec, view: ScriptView, sectionTokens: Int32A
   const fallback = target.recordTokens ?? 0;
   const k = target.tokensPerLineIndex;
   if (k === null || k < 0 || k >= count) return fallback;
-  const text = trimSpace(view.tokens.value[sectionTokens[first + k] as number] as string);
+  const text = trimSpace(tokenValue(view, sectionTokens[first + k] as number));
   if (!/^[+-]?[0-9]+$/.test(text) || text.startsWith('-')) return fallback;
   const digits = text.replace(/^\+?0*/, '');
   // Zero, or anything beyond int64 (Go Atoi fails), is not a width.
@@ -323,11 +323,11 @@ function recordGroups(target: TargetSpec, view: ScriptView, sectionTokens: Int32
   let begin = Math.min(Math.max(target.offset ?? 0, 0), count);
   if (sentinels.length === 0) return [{ start: Math.min(begin + groupOffset, count), end: count }];
   const groups: { start: number; end: number }[] = [];
-  const { type, value } = view.tokens;
+  const { type } = view.tokens;
   for (let j = begin; j < count; j++) {
     const token = sectionTokens[first + j] as number;
     if (type[token] !== 0) continue;
-    const int = parseInt32(trimSpace(value[token] as string));
+    const int = parseInt32(trimSpace(tokenValue(view, token)));
     if (int === null || !sentinels.includes(int)) continue;
     groups.push({ start: Math.min(begin + groupOffset, j), end: j });
     begin = j + 1;

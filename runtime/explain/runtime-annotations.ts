@@ -25,7 +25,7 @@ import type { ReferenceIndex } from '../references/resolve-references.js';
 import { parsePlaceholder, UNTRANSLATED_MARKER } from '../references/string-table.js';
 import type { ExplainOutputAnnotation } from './explain-schema.js';
 import type { LineIndex } from '../script/normalize-text.js';
-import type { ScriptView } from '../script/parse-script-view.js';
+import { tokenValue, type ScriptView } from '../script/parse-script-view.js';
 import { summarize } from './summary.js';
 import { trimSpace } from '../script/trim-space.js';
 
@@ -72,7 +72,7 @@ export function findRuntimeItems(input: FindInput): RuntimeItems {
     idToken.push(id);
     binding.push(b);
   };
-  const values = view.tokens.value;
+  const value = (t: number) => tokenValue(view, t);
   const bindings = input.references.listBindings(input.filePath);
   if (bindings.length > 0) {
     bindings.forEach(({ relation }, b) => {
@@ -81,7 +81,7 @@ export function findRuntimeItems(input: FindInput): RuntimeItems {
         const id = offset + relation.idToken;
         const path = offset + relation.pathToken;
         if (id >= view.tokenCount || path >= view.tokenCount) continue;
-        if (trimSpace(values[id] as string) === '' || trimSpace(values[path] as string) === '') continue;
+        if (trimSpace(value(id)) === '' || trimSpace(value(path)) === '') continue;
         add(LIST_ROW, path, id, b);
       }
     });
@@ -89,12 +89,14 @@ export function findRuntimeItems(input: FindInput): RuntimeItems {
     const { start, end } = view.tokens;
     for (let path = 1; path < view.tokenCount; path += 2) {
       if (input.linkedByRule(start[path] as number, end[path] as number)) continue;
-      if (input.references.resolveRowPath(input.filePath, values[path] as string) !== null) add(LINK_ROW, path, -1, -1);
+      if (input.references.resolveRowPath(input.filePath, value(path)) !== null) add(LINK_ROW, path, -1, -1);
     }
   }
+  // Plain integers (no stored value) are never placeholders.
+  const stored = view.tokens.value;
   for (let t = 0; t < view.tokenCount; t++) {
-    const value = values[t] as string;
-    if (value.charCodeAt(0) === 0x3c /* < */ && parsePlaceholder(value) !== null) add(PLACEHOLDER, t, -1, -1);
+    const v = stored[t];
+    if (v !== undefined && v.charCodeAt(0) === 0x3c /* < */ && parsePlaceholder(v) !== null) add(PLACEHOLDER, t, -1, -1);
   }
   const tokens = token.finish();
   return {
@@ -112,11 +114,11 @@ export function findRuntimeItems(input: FindInput): RuntimeItems {
 /** Runtime item `i` as an annotation, with its target, name or text looked up now. */
 export function runtimeAnnotationAt(items: RuntimeItems, i: number, input: RuntimeLookups & { lines: LineIndex }): ExplainOutputAnnotation {
   const token = items.token[i] as number;
-  const value = input.view.tokens.value[token] as string;
+  const value = tokenValue(input.view, token);
   switch (items.kind[i]) {
     case LIST_ROW: {
       const { relation, listPath, context } = items.bindings[items.binding[i] as number] as RuntimeItems['bindings'][number];
-      const id = trimSpace(input.view.tokens.value[items.idToken[i] as number] as string);
+      const id = trimSpace(tokenValue(input.view, items.idToken[i] as number));
       const target = input.references.resolveRowPath(listPath, value);
       return {
         ...base(input, token),
@@ -194,7 +196,7 @@ function base(input: { view: ScriptView; lines: LineIndex }, token: number): Omi
     section: section > 0 ? (sections.name[section] as string) : null,
     occurrence: section > 0 ? (sections.occurrence[section] as number) : null,
     tokenIndex: index >= 0 ? index : null,
-    value: tokens.value[token] as string,
+    value: tokenValue(input.view, token),
     range: { start, end },
     start: input.lines.offsetToPosition(start),
     end: input.lines.offsetToPosition(end),

@@ -26,7 +26,7 @@
 import type { Bundle } from '../bundle/load-bundle.js';
 import type { BundleRelation } from '../bundle/schema.js';
 import type { ReferenceQuery, ReferenceResolution, ResolvePath, ResolveReference } from './reference-query.js';
-import { foldSectionName, parseScriptView } from '../script/parse-script-view.js';
+import { foldSectionName, parseScriptView, tokenValue } from '../script/parse-script-view.js';
 import { trimSpace } from '../script/trim-space.js';
 import { basenameOf, cleanPath, dirnameOf, foldPath } from '../script/archive-path.js';
 import { createStringTables, safeReadText, safeResolve, type StringTables } from './string-table.js';
@@ -157,11 +157,13 @@ export function createReferenceIndex(bundle: Bundle, view: WorkspaceView, option
     const rows = new Map<string, string>();
     const text = safeReadText(view, listPath);
     if (text !== null) {
-      const values = parseScriptView(text).tokens.value;
-      for (let offset = 0; offset < values.length; offset += width) {
-        const idValue = values[offset + relation.idToken];
-        const pathValue = values[offset + relation.pathToken];
-        if (idValue === undefined || pathValue === undefined) continue;
+      const list = parseScriptView(text);
+      for (let offset = 0; offset < list.tokenCount; offset += width) {
+        const idAt = offset + relation.idToken;
+        const pathAt = offset + relation.pathToken;
+        if (idAt >= list.tokenCount || pathAt >= list.tokenCount) continue;
+        const idValue = tokenValue(list, idAt);
+        const pathValue = tokenValue(list, pathAt);
         const id = trimSpace(idValue);
         if (id === '' || rows.has(id)) continue;
         const target = resolveRowPath(listPath, pathValue);
@@ -187,7 +189,7 @@ export function createReferenceIndex(bundle: Bundle, view: WorkspaceView, option
         let found = 0;
         for (let id = 1; id <= script.sectionCount && found === 0; id++) if (sections.parent[id] === 0 && foldSectionName(trimSpace(sections.name[id] as string)) === wanted) found = id;
         if (found === 0) return null;
-        for (let i = 0; i < script.tokenCount; i++) if (tokens.section[i] === found && tokens.index[i] === 0) return displayText(tokens.value[i] as string, stringTables);
+        for (let i = 0; i < script.tokenCount; i++) if (tokens.section[i] === found && tokens.index[i] === 0) return displayText(tokenValue(script, i), stringTables);
         return null;
       };
       if (listBase === 'character.lst') name = nonEmpty(firstToken('growtype name'));

@@ -23,7 +23,7 @@ import iconv from 'iconv-lite';
 import type { WorkspaceView } from '../workspace/workspace.js';
 import { PvfdocError } from '../errors.js';
 import type { LinkResolutionStatus } from './reference-query.js';
-import { parseScriptView } from '../script/parse-script-view.js';
+import { parseScriptView, tokenValue } from '../script/parse-script-view.js';
 import { trimSpace } from '../script/trim-space.js';
 import { parseInt32 } from '../script/canonical-number.js';
 import { basenameOf, dirnameOf } from '../script/archive-path.js';
@@ -115,10 +115,10 @@ export function createStringTables(view: WorkspaceView, options: StringTableOpti
       const text = safeReadText(view, stored);
       const map = new Map<number, string>();
       if (text !== null) {
-        const values = parseScriptView(text).tokens.value;
-        for (let i = 0; i + 1 < values.length; i += 2) {
-          const index = parseInt32(trimSpace(values[i] as string));
-          const path = trimSpace(values[i + 1] as string).replaceAll('\\', '/').replace(/^\/+/, '');
+        const list = parseScriptView(text);
+        for (let i = 0; i + 1 < list.tokenCount; i += 2) {
+          const index = parseInt32(trimSpace(tokenValue(list, i)));
+          const path = trimSpace(tokenValue(list, i + 1)).replaceAll('\\', '/').replace(/^\/+/, '');
           if (index === null || path === '' || map.has(index)) continue;
           map.set(index, path);
         }

@@ -39,14 +39,18 @@ export function canonicalWord(raw: string): { type: WordType; value: string } {
  * range and written as `strconv.FormatInt` writes it.
  */
 export function isPlainInt(s: string): boolean {
-  const n = s.length;
-  const first = n > 0 && s.charCodeAt(0) === 0x2d /* - */ ? 1 : 0;
-  const digits = n - first;
+  return isPlainIntAt(s, 0, s.length);
+}
+
+/** isPlainInt of text[start … end), read in place. */
+export function isPlainIntAt(text: string, start: number, end: number): boolean {
+  const first = end > start && text.charCodeAt(start) === 0x2d /* - */ ? start + 1 : start;
+  const digits = end - first;
   if (digits < 1 || digits > 9) return false;
-  const lead = s.charCodeAt(first);
-  if (lead === 0x30 /* 0 */) return digits === 1 && first === 0;
-  for (let i = first; i < n; i++) {
-    const c = s.charCodeAt(i);
+  const lead = text.charCodeAt(first);
+  if (lead === 0x30 /* 0 */) return digits === 1 && first === start;
+  for (let i = first; i < end; i++) {
+    const c = text.charCodeAt(i);
     if (c < 0x30 || c > 0x39) return false;
   }
   return true;

@@ -21,7 +21,7 @@
  * - `{9=n}` (a link index without its key) stays pvfine's reading: the `{` is skipped and `9=n}` is one
  *   type-3 word.
  */
-import { canonicalWord, formatFloat32, isPlainInt, parseInt32 } from './canonical-number.js';
+import { canonicalWord, formatFloat32, isPlainIntAt, parseInt32 } from './canonical-number.js';
 import { trimSpace } from './trim-space.js';
 
 /**
@@ -78,6 +78,8 @@ export interface LexSink {
   open(name: string, start: number, end: number): void;
   close(name: string, start: number, end: number): void;
   value(type: ScriptTokenType, value: string, start: number, end: number): void;
+  /** A type-0 value that is its own text (canonicalWord would give text[start … end) unchanged). */
+  plainInt(start: number, end: number): void;
   comment(start: number, end: number): void;
   warning(code: ScriptWarningCode, message: string, start: number, end: number): void;
 }
@@ -91,6 +93,7 @@ export function lexScript(text: string): LexResult {
     open: (name, start, end) => tokens.push({ kind: 'open', name, start, end }),
     close: (name, start, end) => tokens.push({ kind: 'close', name, start, end }),
     value: (type, value, start, end) => tokens.push({ kind: 'value', type, value, start, end }),
+    plainInt: (start, end) => tokens.push({ kind: 'value', type: 0, value: text.slice(start, end), start, end }),
     comment: (start, end) => comments.push({ start, end }),
     warning: (code, message, start, end) => warnings.push({ code, message, start, end }),
   }).lexUntil(text.length);
@@ -187,12 +190,11 @@ export function createLexer(text: string, sink: LexSink): Lexer {
       }
       const start = i;
       while (i < n && !endsWord(text.charCodeAt(i))) i++;
-      const word = text.slice(start, i);
-      if (isPlainInt(word)) {
-        sink.value(0, word, start, i);
+      if (isPlainIntAt(text, start, i)) {
+        sink.plainInt(start, i);
         continue;
       }
-      const { type, value } = canonicalWord(word);
+      const { type, value } = canonicalWord(text.slice(start, i));
       sink.value(type, value, start, i);
     }
     return i >= n;

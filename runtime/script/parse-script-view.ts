@@ -50,8 +50,11 @@ export interface TokenColumns {
   /** Ordinal among the direct tokens of that section occurrence; -1 before any section. */
   index: Int32Array;
   type: Uint8Array;
-  /** Canonical value (lex-script.ts). */
-  value: string[];
+  /**
+   * Canonical value (lex-script.ts); undefined for a plain integer, whose value is the text of its span
+   * (most tokens of real scripts: not storing them saves a string each). Read values with tokenValue.
+   */
+  value: (string | undefined)[];
 }
 
 export interface ScriptView {
@@ -142,7 +145,7 @@ export function* parseScriptViewSteps(text: string, allowNested?: AllowNested, l
     if (!built.pairedByMistake()) return built.finish();
   }
   const names = new Set<string>();
-  yield* lexInSteps(text, { open() {}, close: (name) => names.add(name), value() {}, comment() {}, warning() {} });
+  yield* lexInSteps(text, { open() {}, close: (name) => names.add(name), value() {}, plainInt() {}, comment() {}, warning() {} });
   const built = new ViewBuilder(text, names, allowNested, limits);
   yield* lexInSteps(text, built);
   return built.finish();
@@ -204,6 +207,11 @@ export function sectionAt(view: ScriptView, id: number): ScriptSection | undefin
   };
 }
 
+/** The canonical value of token `i`. */
+export function tokenValue(view: ScriptView, i: number): string {
+  return view.tokens.value[i] ?? view.text.slice(view.tokens.start[i], view.tokens.end[i]);
+}
+
 /** Token `i` (0-based, text order) as a record; undefined past the end. */
 export function tokenAt(view: ScriptView, i: number): ScriptTokenElement | undefined {
   if (i < 0 || i >= view.tokenCount) return undefined;
@@ -216,7 +224,7 @@ export function tokenAt(view: ScriptView, i: number): ScriptTokenElement | undef
     start: t.start[i] as number,
     end: t.end[i] as number,
     type: t.type[i] as ScriptTokenType,
-    value: t.value[i] as string,
+    value: tokenValue(view, i),
   };
 }
 
@@ -278,7 +286,7 @@ class ViewBuilder implements LexSink {
   private tokenSection: Int32Array;
   private tokenIndex: Int32Array;
   private tokenType: Uint8Array;
-  private readonly values: string[] = [];
+  private readonly values: (string | undefined)[] = [];
   /** Per name as written: the one copy kept, and its folded name's key. */
   private readonly spelled = new Map<string, { name: string; key: number }>();
   /** Per folded name: its key. */
@@ -326,6 +334,14 @@ class ViewBuilder implements LexSink {
   }
 
   value(type: ScriptTokenType, value: string, start: number, end: number): void {
+    this.token(type, value, start, end);
+  }
+
+  plainInt(start: number, end: number): void {
+    this.token(0, undefined, start, end);
+  }
+
+  private token(type: ScriptTokenType, value: string | undefined, start: number, end: number): void {
     const section = this.top();
     const t = this.values.length;
     if (t === this.tokenCapacity) this.growTokens();
