@@ -108,7 +108,7 @@ export function anchorRecord(
   contextToken: number,
   imageToken: number,
 ): Anchor {
-  const { sections, tokens } = view;
+  const { sections } = view;
   return {
     start,
     end,
