@@ -5,7 +5,7 @@
  * demand and cached. One ClassicArchive is one immutable version of the file: a new version on disk is
  * a new ClassicArchive (the workspace decides when).
  */
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { PvfdocError } from '../errors.js';
 import { normalizeText } from '../script/normalize-text.js';
 import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
@@ -14,12 +14,13 @@ import { hex32, invalidArchiveFile } from '../script/archive-error.js';
 import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
 import { blockLength, crc32, decryptBlock } from './crypto.js';
 import { decompileScript, type MissingLink } from './decompile.js';
+import { DecompileMemo } from './decompile-memo.js';
 import { HEADER_PROBE_BYTES, parseClassicHeader, type ClassicHeader } from './header.js';
 import { NameIndex, type DirNode, type FileNode } from './name-index.js';
-import { isCompiledScript, readScriptTokens, TokenType } from './script-tokens.js';
+import { isCompiledScript, readScriptTokens, TokenScratch, TokenType } from './script-tokens.js';
 import { N_STRING_PATH, parseNStringList, parseStrTable, strPathOf, type NStringList } from './string-links.js';
 import { decodeStringTable, parseStringTable, STRINGTABLE_PATH, type RawStringTable, type StringTable } from './stringtable-bin.js';
-import { decodeTextFile, detectEncoding, normalizeEncodingName, type EncodingDetection } from './text-encoding.js';
+import { decodeTextFile, detectEncodingIn, normalizeEncodingName, type EncodingDetection } from './text-encoding.js';
 import { decodeTree, type TreeEntries } from './tree.js';
 
 export interface OpenClassicArchiveOptions {
@@ -45,6 +46,9 @@ interface ArchiveText {
 
 /** `stringtable.bin` ready to use, or why it is not. */
 type StringTableResult = { table: StringTable } | { error: PvfdocError } | { missing: string };
+
+/** Where detection samples when there is no usable stringtable.bin. */
+const NO_STRINGS = { count: 0, bytes: new Uint8Array(0), start: () => 0, end: () => 0 };
 
 /** Extensions of text files that are never compiled scripts, even when they start with B0 D0 (§4.1). */
 const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(['.txt', '.als', '.ui']);
@@ -74,6 +78,8 @@ export class ClassicArchive {
   readonly tree: TreeEntries;
   readonly index: NameIndex;
   readonly encoding: EncodingDetection;
+  /** Sampled strings the encoding in use fails on (known without finishing the other candidates). */
+  private readonly encodingFailures: number;
   /** The file version opened (null for bytes in memory). */
   readonly identity: FileIdentity | null;
 
@@ -82,6 +88,12 @@ export class ClassicArchive {
   private nStringList: NStringList | { missing: string } | undefined;
   private readonly strTables = new Map<string, Map<string, string> | { missing: string }>();
   private readonly texts = new LruCache<number, ArchiveText>(TEXT_CACHE_UNITS, (text) => text.text.length, MAX_CACHED_TEXT_UNITS);
+  private readonly memo = new DecompileMemo();
+  /** Token arrays of decompileBytes (never re-entered: link lookups read n_string.lst without it). */
+  private readonly scratch = new TokenScratch();
+  /** The last path resolved by file() and its node: a workspace read resolves the same path twice. */
+  private lastPath = '';
+  private lastNode: FileNode | null = null;
 
   /** Use openClassicArchive / openClassicArchiveBytes. */
   constructor(source: ArchiveSource, givenEncoding: string | undefined, identity: FileIdentity | null) {
@@ -95,7 +107,9 @@ export class ClassicArchive {
     this.tree = decodeTree(encryptedTree, this.header, source.size, this.label);
     this.index = new NameIndex(this.tree);
     const raw = this.loadRawStringTable();
-    this.encoding = detectEncoding('table' in raw ? raw.table.rawStrings() : [], givenEncoding);
+    const verdict = detectEncodingIn('table' in raw ? raw.table : NO_STRINGS, givenEncoding);
+    this.encoding = verdict.detection;
+    this.encodingFailures = verdict.chosenFailures;
     this.stringTableResult = 'table' in raw ? { table: decodeStringTable(raw.table, this.encoding.encoding) } : raw;
   }
 
@@ -111,9 +125,10 @@ export class ClassicArchive {
     if (this.index.skippedCount > this.index.skipped.length) warnings.push(`${this.index.skippedCount - this.index.skipped.length} more tree entries are not listed`);
     if (this.index.duplicates > 0) warnings.push(`${this.index.duplicates} tree entries repeat an earlier name; lookups use the first`);
     const e = this.encoding;
-    const failed = e.failures[e.encoding] ?? 0;
+    const failed = this.encodingFailures;
     if (failed > 0) {
-      const better = Object.entries(e.failures).filter(([, n]) => n < failed).sort((a, b) => a[1] - b[1])[0];
+      // A detected encoding has the fewest failures of all: only a given one can have a better candidate.
+      const better = e.source === 'given' ? Object.entries(e.failures).filter(([, n]) => n < failed).sort((a, b) => a[1] - b[1])[0] : undefined;
       warnings.push(
         `${failed} of ${e.sampled} sampled non-ASCII strings of stringtable.bin do not decode in ${e.encoding} (${e.source})` +
           (better ? `; ${better[0]} fails on ${better[1]}: pass --encoding ${better[0]} if the text looks garbled` : ''),
@@ -152,6 +167,8 @@ export class ClassicArchive {
 
   /** The file at a path or FILE_NOT_FOUND. */
   file(path: string): FileNode {
+    const last = this.lastNode;
+    if (last !== null && (path === this.lastPath || path === last.path)) return last;
     const node = this.resolve(path);
     if (!node) {
       const canonical = normalizeArchivePath(path);
@@ -160,6 +177,8 @@ export class ClassicArchive {
         data: { path: canonical },
       });
     }
+    this.lastPath = path;
+    this.lastNode = node;
     return node;
   }
 
@@ -230,7 +249,7 @@ export class ClassicArchive {
 
   /** Decompiles a compiled script's bytes (INVALID_ARCHIVE for a bad token type or string index). */
   decompileBytes(path: string, bytes: Uint8Array): { text: string; missingLinks: MissingLink[] } {
-    const tokens = readScriptTokens(bytes, this.label, path);
+    const tokens = readScriptTokens(bytes, this.label, path, this.scratch);
     const table = this.stringTableResult;
     return decompileScript(tokens, {
       archive: this.label,
@@ -239,7 +258,7 @@ export class ClassicArchive {
       string: (i) => ('table' in table ? table.table.get(i) : ''),
       linkText: (id, key) => this.linkText(id, key),
       ...('table' in table ? {} : 'error' in table ? { stringTableError: table.error } : { stringTableProblem: table.missing }),
-    });
+    }, this.memo);
   }
 
   /** `stringtable.bin`, or why it is unusable (missing, damaged). */
@@ -329,6 +348,10 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Node's one-shot digest (20.12+) when present: no Hash object per read. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
 function hashText(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
+  const digest = oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
+  return digest.slice(0, 32);
 }

@@ -8,7 +8,7 @@ import { normalizeText } from '../script/normalize-text.js';
 import { PvfdocError } from '../errors.js';
 import { invalidArchiveFile } from '../script/archive-error.js';
 import { MAX_DECOMPILED_UNITS, MAX_INDENT } from '../script/script-text-limits.js';
-import { formatScriptFloat } from '../script/script-float.js';
+import { DecompileMemo, isPlainSection, type SectionInfo } from './decompile-memo.js';
 import { TokenType, tokenOffset, type ScriptTokens } from './script-tokens.js';
 
 export interface MissingLink {
@@ -47,19 +47,16 @@ const SCRIPT_HEADER = '#PVF_File';
 /** missingLinks lists at most this many links per file. */
 const MAX_MISSING_LINKS = 1000;
 
-/** A string in backticks; a backtick inside is doubled (the only escape of the dialect). */
-function quoteScriptString(value: string): string {
-  return `\`${value.includes('`') ? value.replaceAll('`', '``') : value}\``;
-}
-
-/** Whether a section string prints as itself: `[`…`]` with no `]`, tab or line break inside. */
-export function isPlainSection(value: string): boolean {
-  return value.length >= 2 && value.startsWith('[') && value.endsWith(']') && !/[\]\t\r\n]/.test(value.slice(1, -1));
-}
+export { isPlainSection };
 
 /** Whether a link key prints inside `<id::key`text`>`: non-empty, no backtick, `>`, tab or line break. */
 export function isPlainLinkKey(key: string): boolean {
-  return key !== '' && !/[`>\t\r\n]/.test(key);
+  if (key === '') return false;
+  for (let i = 0; i < key.length; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 0x60 || c === 0x3e || c === 0x09 || c === 0x0d || c === 0x0a) return false;
+  }
+  return true;
 }
 
 interface Frame {
@@ -71,8 +68,14 @@ interface Frame {
   afterSection: boolean;
 }
 
-/** Decompiles a token stream (tokens already validated to types 2..10). */
-export function decompileScript(tokens: ScriptTokens, context: DecompileContext): DecompiledScript {
+/**
+ * Decompiles a token stream (tokens already validated to types 2..10). `memo` (the archive version's)
+ * keeps per-string and per-float work across files; without one, a fresh memo serves this file.
+ *
+ * The text is built as a list of pieces joined once: a piece per string, number and separator, so a
+ * token costs no intermediate string (random reads are dominated by this loop and its garbage).
+ */
+export function decompileScript(tokens: ScriptTokens, context: DecompileContext, memo: DecompileMemo = new DecompileMemo()): DecompiledScript {
   const { count, types, values } = tokens;
   const missingLinks: MissingLink[] = [];
 
@@ -91,46 +94,66 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext)
 
   // Closing tags: each `[/x]` closes the nearest open `[x]` before it (same name, exact).
   const match = new Int32Array(count).fill(-1);
-  const sectionTexts: (string | undefined)[] = new Array<string | undefined>(count);
-  const open = new Map<string, number[]>();
+  const sections: (SectionInfo | undefined)[] = new Array<SectionInfo | undefined>(count);
+  const open = new Map<number, number[]>();
   for (let i = 0; i < count; i++) {
     if (types[i] !== TokenType.Section) continue;
-    const s = stringAt(i);
-    sectionTexts[i] = s;
-    if (s.length < 3 || !s.startsWith('[') || !s.endsWith(']')) continue;
-    if (s[1] === '/') {
-      const stack = open.get(s.slice(2, -1));
-      const opener = stack?.pop();
+    const info = memo.section(values[i] as number, stringAt(i));
+    sections[i] = info;
+    if (info.name < 0) continue;
+    if (info.closes) {
+      const opener = open.get(info.name)?.pop();
       if (opener !== undefined) match[opener] = i;
     } else {
-      const name = s.slice(1, -1);
-      let stack = open.get(name);
-      if (!stack) open.set(name, (stack = []));
+      let stack = open.get(info.name);
+      if (!stack) open.set(info.name, (stack = []));
       stack.push(i);
     }
   }
 
-  const sectionText = (i: number): string => {
-    const s = sectionTexts[i] as string;
-    return isPlainSection(s) ? s : `{5=${quoteScriptString(s)}}`;
+  const out: string[] = [SCRIPT_HEADER, '\n'];
+  let units = SCRIPT_HEADER.length + 1;
+  const put = (piece: string): void => {
+    units += piece.length;
+    out.push(piece);
+  };
+  const checkSize = (): void => {
+    if (units > MAX_DECOMPILED_UNITS) {
+      throw new PvfdocError('RESPONSE_TOO_LARGE', `${context.archive}: ${context.path}: its decompiled text exceeds ${MAX_DECOMPILED_UNITS} characters`, {
+        hint: 'This script is too large (or built to expand) to read through pvfdoc; open it with another tool.',
+        data: { archive: context.archive, path: context.path, limit: MAX_DECOMPILED_UNITS },
+      });
+    }
+  };
+  const putQuoted = (value: string): void => {
+    put('`');
+    put(value.includes('`') ? value.replaceAll('`', '``') : value);
+    put('`');
   };
 
-  /** Text of the value at i and how many tokens it used (a link uses two). */
-  const valueText = (i: number): [string, number] => {
+  /** Puts the value at i and returns how many tokens it used (a link uses two). */
+  const putValue = (i: number): number => {
     const type = types[i] as number;
     const value = values[i] as number;
     switch (type) {
       case TokenType.Int:
-        return [String(value), 1];
+        put(String(value));
+        return 1;
       case TokenType.IntEx:
-        return [`{3=${value}}`, 1];
+        put(`{3=${value}}`);
+        return 1;
       case TokenType.Float:
-        return [formatScriptFloat(value) ?? `{4=${value}}`, 1];
+        put(memo.float(value) ?? `{4=${value}}`);
+        return 1;
       case TokenType.String:
-        return [quoteScriptString(stringAt(i)), 1];
+        putQuoted(stringAt(i));
+        return 1;
       case TokenType.Command:
       case TokenType.CommandSeparator:
-        return [`{${type}=${quoteScriptString(stringAt(i))}}`, 1];
+        put(type === TokenType.Command ? '{6=' : '{8=');
+        putQuoted(stringAt(i));
+        put('}');
+        return 1;
       case TokenType.LinkIndex: {
         if (i + 1 < count && types[i + 1] === TokenType.LinkKey) {
           const key = stringAt(i + 1);
@@ -139,32 +162,28 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext)
             let text = '';
             if ('text' in found) text = found.text;
             else if (missingLinks.length < MAX_MISSING_LINKS) missingLinks.push({ table: value, key, reason: found.missing });
-            return [`<${value}::${key}${quoteScriptString(text)}>`, 2];
+            put(`<${value}::`);
+            put(key);
+            putQuoted(text);
+            put('>');
+            return 2;
           }
         }
-        return [`{9=${value}}`, 1];
+        put(`{9=${value}}`);
+        return 1;
       }
       case TokenType.LinkKey:
-        return [`{10=${quoteScriptString(stringAt(i))}}`, 1];
+        put('{10=');
+        putQuoted(stringAt(i));
+        put('}');
+        return 1;
       default:
         // Types are validated when the tokens are read; keep the value lossless anyway.
-        return [`{${type}=${value}}`, 1];
+        put(`{${type}=${value}}`);
+        return 1;
     }
   };
 
-  const out: string[] = [];
-  let units = 0;
-  const emit = (piece: string): void => {
-    units += piece.length;
-    if (units > MAX_DECOMPILED_UNITS) {
-      throw new PvfdocError('RESPONSE_TOO_LARGE', `${context.archive}: ${context.path}: its decompiled text exceeds ${MAX_DECOMPILED_UNITS} characters`, {
-        hint: 'This script is too large (or built to expand) to read through pvfdoc; open it with another tool.',
-        data: { archive: context.archive, path: context.path, limit: MAX_DECOMPILED_UNITS },
-      });
-    }
-    out.push(piece);
-  };
-  emit(`${SCRIPT_HEADER}\n`);
   const tabs: string[] = [''];
   const indent = (depth: number): string => {
     const d = Math.min(depth, MAX_INDENT);
@@ -184,7 +203,7 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext)
     frames.pop();
     const parent = frames[frames.length - 1];
     if (!parent) {
-      emit('\n');
+      put('\n');
       return;
     }
     parent.children++;
@@ -200,31 +219,45 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext)
       continue;
     }
     if (top && top.close === i) {
-      emit(`\n${indent(top.depth - 1)}${sectionText(i)}`);
+      put('\n');
+      put(indent(top.depth - 1));
+      put((sections[i] as SectionInfo).text);
+      checkSize();
       endFrame();
       i++;
       continue;
     }
     if (type === TokenType.Section) {
       const depth = frames.length + 1;
-      emit(`\n${indent(depth - 1)}${sectionText(i)}`);
+      put('\n');
+      put(indent(depth - 1));
+      put((sections[i] as SectionInfo).text);
+      checkSize();
       const m = match[i] as number;
       frames.push({ depth, close: m > i && m < enclosingClose() ? m : -1, children: 0, afterSection: false });
       i++;
       continue;
     }
-    const [text, used] = valueText(i);
+    let used: number;
     if (!top) {
-      emit(`\n${text}`);
+      put('\n');
+      used = putValue(i);
     } else {
       const sameLine = top.children > 0 && !top.afterSection && (type === TokenType.Int || type === TokenType.Float);
-      emit(sameLine ? `\t${text}` : `\n${indent(top.depth)}${text}`);
+      if (sameLine) put('\t');
+      else {
+        put('\n');
+        put(indent(top.depth));
+      }
+      used = putValue(i);
       top.children++;
       top.afterSection = false;
     }
+    checkSize();
     i += used;
   }
   while (frames.length > 0) endFrame();
+  checkSize();
   // Strings may hold CRLF or CR (pvfUtility stores multi-line strings with CRLF): the canonical text has `\n` only.
   return { text: normalizeText(out.join('')), missingLinks };
 }

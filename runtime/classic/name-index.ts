@@ -48,6 +48,7 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 /** Hashes are kept to 30 bits: small integers for V8 (no boxing in arrays and calls), enough to tell paths apart. */
 const SMALL_HASH = 0x3fffffff;
+const SMALL_HASH_BITS = 30;
 
 /**
  * FNV-1a over pairs of UTF-16 code units (a lone last one mixed on its own): half the multiply chain
@@ -87,6 +88,8 @@ export class NameIndex {
   /** Entries not listed: the first few with the reason, and how many in all. */
   readonly skipped: SkippedName[] = [];
   readonly skippedCount: number;
+  /** Whether the index was built entry by entry in stored order (some folder has a file's path). */
+  readonly builtInOrder: boolean;
 
   private readonly tree: TreeEntries;
   /** The decrypted tree: a plain view to scan, a Buffer to make strings. */
@@ -94,9 +97,15 @@ export class NameIndex {
   private readonly bytes: Buffer;
   /** Folder id of each entry; -1 when it is not listed (duplicate, skipped). */
   private readonly fileDir: Int32Array;
-  /** Open addressing, slot s at [2s] (entry, -1 = free) and [2s + 1] (its hash): one cache line per probe. */
+  /**
+   * Open addressing, one int per slot (-1 = free): the entry in the low `entryBits` bits, the top bits
+   * of its hash above them, so a probe reads one int and rarely compares a name that differs.
+   */
   private readonly slots: Int32Array;
   private readonly mask: number;
+  private readonly entryBits: number;
+  /** The hash shifted right by this is the tag kept in a slot. */
+  private readonly tagShift: number;
   /** Canonical paths of entries whose stored name is not already one (rare). */
   private readonly overrides = new Map<number, string>();
 
@@ -120,9 +129,98 @@ export class NameIndex {
     this.bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.fileDir = new Int32Array(n).fill(-1);
     const size = tableSize(n);
-    this.slots = new Int32Array(size * 2).fill(-1);
+    this.slots = new Int32Array(size).fill(-1);
     this.mask = size - 1;
+    this.entryBits = Math.max(1, 32 - Math.clz32(Math.max(1, n - 1)));
+    this.tagShift = SMALL_HASH_BITS - (31 - this.entryBits);
     this.insertDir(0);
+    let counts = this.buildBucketed();
+    this.builtInOrder = counts === null;
+    if (counts === null) {
+      this.reset();
+      counts = this.buildInOrder();
+    }
+    this.fileCount = counts.listed;
+    this.duplicates = counts.duplicates;
+    this.skippedCount = counts.skipped;
+  }
+
+  /**
+   * The common case, cache-friendly: folders are made in stored order, then the files go into the
+   * table sorted by the region of their home slot (a stable counting sort, so equal paths still meet in
+   * stored order and the first wins), instead of one random probe per file. This equals the in-order
+   * build unless some folder has the path of some file, where stored order decides which is skipped:
+   * then it returns null (nothing kept) and the in-order build runs.
+   */
+  private buildBucketed(): { listed: number; duplicates: number; skipped: number } | null {
+    const tree = this.tree;
+    const n = tree.count;
+    const hashes = new Int32Array(n);
+    const scan = new Int32Array(3);
+    let skipped = 0;
+    for (let e = 0; e < n; e++) {
+      const start = tree.nameStart[e] as number;
+      const end = start + (tree.nameLength[e] as number);
+      const named = this.nameKey(e, start, end, scan);
+      if (named !== null) {
+        skipped++;
+        if (this.skipped.length < SKIPPED_KEPT) this.skipped.push({ entry: e, name: named.name, problem: named.problem });
+        continue;
+      }
+      const slash = scan[2] as number;
+      let parent = 0;
+      if (slash >= 0) {
+        const path = this.overrides.get(e);
+        parent = path === undefined ? this.findDirByKey(scan[1] as number, null, start, slash) : this.findDirByKey(scan[1] as number, foldPath(path.slice(0, slash)), 0, 0);
+        if (parent < 0) parent = this.makeFolders(path === undefined ? this.bytes.toString('latin1', start, slash) : path.slice(0, slash), path === undefined ? start : -1);
+      }
+      hashes[e] = scan[0] as number;
+      this.fileDir[e] = parent;
+    }
+
+    // Counting sort of the listed candidates by the region (1024 slots) of their home slot.
+    const regionShift = Math.min(10, 31 - Math.clz32(this.slots.length));
+    const regions = (this.slots.length >>> regionShift) + 1;
+    const regionStart = new Int32Array(regions + 1);
+    let total = 0;
+    for (let e = 0; e < n; e++) {
+      if ((this.fileDir[e] as number) < 0) continue;
+      const r = ((hashes[e] as number) & this.mask) >>> regionShift;
+      regionStart[r] = (regionStart[r] as number) + 1;
+      total++;
+    }
+    for (let r = 0, sum = 0; r <= regions; r++) {
+      const c = regionStart[r] as number;
+      regionStart[r] = sum;
+      sum += c;
+    }
+    const order = new Int32Array(n);
+    for (let e = 0; e < n; e++) {
+      if ((this.fileDir[e] as number) < 0) continue;
+      const r = ((hashes[e] as number) & this.mask) >>> regionShift;
+      order[regionStart[r] as number] = e;
+      regionStart[r] = (regionStart[r] as number) + 1;
+    }
+    let listed = 0;
+    let duplicates = 0;
+    for (let k = 0; k < total; k++) {
+      const e = order[k] as number;
+      if (this.insertEntry(e, hashes[e] as number)) listed++;
+      else {
+        duplicates++;
+        this.fileDir[e] = -1;
+        this.overrides.delete(e);
+      }
+    }
+    // Stored order matters only where a folder and a file share a path: then build in order.
+    for (let d = 1; d < this.dirPath.length; d++) if (this.find(this.dirFolded[d] as string) >= 0) return null;
+    return { listed, duplicates, skipped };
+  }
+
+  /** The rules in stored order, one entry at a time (any tree). */
+  private buildInOrder(): { listed: number; duplicates: number; skipped: number } {
+    const tree = this.tree;
+    const n = tree.count;
     let listed = 0;
     let duplicates = 0;
     let skippedCount = 0;
@@ -130,66 +228,116 @@ export class NameIndex {
       skippedCount++;
       if (this.skipped.length < SKIPPED_KEPT) this.skipped.push({ entry, name, problem });
     };
-
     const scan = new Int32Array(3);
     for (let e = 0; e < n; e++) {
       const start = tree.nameStart[e] as number;
       const end = start + (tree.nameLength[e] as number);
-      const plain = scanPlainName(bytes, start, end, scan);
-      let h = scan[0] as number;
-      let parentHash = scan[1] as number;
-      let slash = scan[2] as number;
-      let folded: string | null = null;
-      let dirFolded: string | null = null;
-      let path: string | null = null;
-      let name: string | null = null;
-      if (!plain) {
-        name = decodeName(bytes.subarray(start, end));
-        const normalized = normalizeStoredName(name);
-        if ('problem' in normalized) {
-          skip(e, name, normalized.problem);
-          continue;
-        }
-        path = normalized.path;
-        folded = foldPath(path);
-        h = hashString(folded);
-        const cut = path.lastIndexOf('/');
-        parentHash = 0;
-        if (cut >= 0) {
-          dirFolded = foldPath(path.slice(0, cut));
-          parentHash = hashString(dirFolded);
-        }
-        slash = cut;
+      const named = this.nameKey(e, start, end, scan);
+      if (named !== null) {
+        skip(e, named.name, named.problem);
+        continue;
       }
-
+      const h = scan[0] as number;
+      const slash = scan[2] as number;
+      const path = this.overrides.get(e);
+      const folded = path === undefined ? null : foldPath(path);
       if (this.findEntry(h, e, folded, start, end) >= 0) {
         duplicates++;
+        this.overrides.delete(e);
         continue;
       }
       if (this.findDirByKey(h, folded, start, end) >= 0) {
-        skip(e, name ?? this.bytes.toString('latin1', start, end), 'a folder of the same name exists');
+        skip(e, this.nameOf(e, start, end), 'a folder of the same name exists');
+        this.overrides.delete(e);
         continue;
       }
       let parent = 0;
       if (slash >= 0) {
-        parent = plain ? this.findDirByKey(parentHash, null, start, slash) : this.findDirByKey(parentHash, dirFolded, 0, 0);
-        if (parent < 0) parent = this.makeFolders(plain ? this.bytes.toString('latin1', start, slash) : (path as string).slice(0, slash), plain ? start : -1);
+        parent = path === undefined ? this.findDirByKey(scan[1] as number, null, start, slash) : this.findDirByKey(scan[1] as number, foldPath(path.slice(0, slash)), 0, 0);
+        if (parent < 0) parent = this.makeFolders(path === undefined ? this.bytes.toString('latin1', start, slash) : path.slice(0, slash), path === undefined ? start : -1);
         if (parent < 0) {
-          skip(e, name ?? this.bytes.toString('latin1', start, end), 'a file of the same name as one of its folders exists');
+          skip(e, this.nameOf(e, start, end), 'a file of the same name as one of its folders exists');
+          this.overrides.delete(e);
           continue;
         }
       }
-      if (path !== null) this.overrides.set(e, path);
       this.fileDir[e] = parent;
-      let slot = h & this.mask;
-      while ((this.slots[2 * slot] as number) >= 0) slot = (slot + 1) & this.mask;
-      this.slots[2 * slot] = e;
-      this.slots[2 * slot + 1] = h;
+      this.insertEntry(e, h);
       listed++;
     }
-    this.fileCount = listed;
-    this.duplicates = duplicates;
-    this.skippedCount = skippedCount;
+    return { listed, duplicates, skipped: skippedCount };
+  }
+
+  /**
+   * The key of entry e into `out` (hash, folder hash, last `/` or -1), or why its name is no path. A
+   * name that is not plain gets its canonical path in `overrides`.
+   */
+  private nameKey(e: number, start: number, end: number, out: Int32Array): { name: string; problem: string } | null {
+    if (scanPlainName(this.raw, start, end, out)) return null;
+    const name = decodeName(this.raw.subarray(start, end));
+    const normalized = normalizeStoredName(name);
+    if ('problem' in normalized) return { name, problem: normalized.problem };
+    const path = normalized.path;
+    const cut = path.lastIndexOf('/');
+    out[0] = hashString(foldPath(path));
+    out[1] = cut >= 0 ? hashString(foldPath(path.slice(0, cut))) : 0;
+    out[2] = cut;
+    this.overrides.set(e, path);
+    return null;
+  }
+
+  /** The stored name of entry e for a warning. */
+  private nameOf(e: number, start: number, end: number): string {
+    return this.overrides.get(e) !== undefined ? decodeName(this.raw.subarray(start, end)) : this.bytes.toString('latin1', start, end);
+  }
+
+  /** Puts entry e (hash h) in the table unless an entry of the same path is there (then false). */
+  private insertEntry(e: number, h: number): boolean {
+    const tag = h >>> this.tagShift;
+    let slot = h & this.mask;
+    for (;;) {
+      const v = this.slots[slot] as number;
+      if (v < 0) break;
+      if (v >>> this.entryBits === tag && this.sameEntries(v & ((1 << this.entryBits) - 1), e)) return false;
+      slot = (slot + 1) & this.mask;
+    }
+    this.slots[slot] = (tag << this.entryBits) | e;
+    return true;
+  }
+
+  /** Whether entries a and b have the same folded path. */
+  private sameEntries(a: number, b: number): boolean {
+    const pa = this.overrides.get(a);
+    const pb = this.overrides.get(b);
+    if (pa !== undefined || pb !== undefined) return foldPath(this.pathOf(a)) === foldPath(this.pathOf(b));
+    const sa = this.tree.nameStart[a] as number;
+    const sb = this.tree.nameStart[b] as number;
+    const length = this.tree.nameLength[a] as number;
+    if (length !== this.tree.nameLength[b]) return false;
+    const raw = this.raw;
+    for (let i = 0; i < length; i++) {
+      let x = raw[sa + i] as number;
+      let y = raw[sb + i] as number;
+      if (x >= 0x41 && x <= 0x5a) x += 0x20;
+      if (y >= 0x41 && y <= 0x5a) y += 0x20;
+      if (x !== y) return false;
+    }
+    return true;
+  }
+
+  /** Back to an empty index (before the in-order build). */
+  private reset(): void {
+    this.fileDir.fill(-1);
+    this.slots.fill(-1);
+    this.overrides.clear();
+    this.skipped.length = 0;
+    this.dirPath.length = 1;
+    this.dirFolded.length = 1;
+    this.dirParent.length = 1;
+    this.dirBytesAt.length = 1;
+    this.dirHashes.length = 1;
+    this.dirSlots = new Int32Array(16).fill(-1);
+    this.insertDir(0);
   }
 
   /** The listed entry of a folded canonical path, or -1. */
@@ -235,11 +383,14 @@ export class NameIndex {
    * bytes [start, end); `self` is never returned.
    */
   private findEntry(h: number, self: number, folded: string | null, start: number, end: number): number {
+    const tag = h >>> this.tagShift;
+    const entryMask = (1 << this.entryBits) - 1;
     let slot = h & this.mask;
     for (;;) {
-      const other = this.slots[2 * slot] as number;
-      if (other < 0) return -1;
-      if (other !== self && this.slots[2 * slot + 1] === h && this.sameKey(other, folded, start, end)) return other;
+      const v = this.slots[slot] as number;
+      if (v < 0) return -1;
+      const other = v & entryMask;
+      if (other !== self && v >>> this.entryBits === tag && this.sameKey(other, folded, start, end)) return other;
       slot = (slot + 1) & this.mask;
     }
   }

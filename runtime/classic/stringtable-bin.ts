@@ -11,6 +11,11 @@ export const STRINGTABLE_PATH = 'stringtable.bin';
 
 export interface RawStringTable {
   readonly count: number;
+  /** The table's bytes: string i is bytes[start(i) .. end(i)). */
+  readonly bytes: Uint8Array;
+  start(i: number): number;
+  /** End of string i, trailing NULs trimmed. */
+  end(i: number): number;
   /** Raw bytes of string i (0 ≤ i < count), trailing NULs trimmed. */
   raw(i: number): Uint8Array;
   /** Raw bytes of every string, in index order. */
@@ -45,14 +50,19 @@ export function parseStringTable(data: Uint8Array, archive: string, path = STRIN
     starts[i] = at;
     previous = at;
   }
-  const raw = (i: number): Uint8Array => {
-    let end = starts[i + 1] as number;
-    const start = starts[i] as number;
-    while (end > start && bytes[end - 1] === 0) end--;
-    return bytes.subarray(start, end);
+  const start = (i: number): number => starts[i] as number;
+  const end = (i: number): number => {
+    let e = starts[i + 1] as number;
+    const s = starts[i] as number;
+    while (e > s && bytes[e - 1] === 0) e--;
+    return e;
   };
+  const raw = (i: number): Uint8Array => bytes.subarray(start(i), end(i));
   return {
     count,
+    bytes,
+    start,
+    end,
     raw,
     *rawStrings() {
       for (let i = 0; i < count; i++) yield raw(i);
@@ -60,19 +70,31 @@ export function parseStringTable(data: Uint8Array, archive: string, path = STRIN
   };
 }
 
-/** The table with strings decoded lazily in `encoding` (each decoded once). */
+/** Decoded strings are kept in pages of this many, made on first use. */
+const PAGE = 1024;
+
+/**
+ * The table with strings decoded lazily in `encoding` (each decoded once). The cache is paged: a
+ * slot per string up front would be megabytes of heap for a table whose reads touch a few pages.
+ */
 export function decodeStringTable(table: RawStringTable, encoding: string): StringTable {
-  const decoded: (string | undefined)[] = new Array<string | undefined>(table.count);
+  const pages: (string | undefined)[][] = [];
   return {
     count: table.count,
+    bytes: table.bytes,
+    start: (i) => table.start(i),
+    end: (i) => table.end(i),
     encoding,
     raw: (i) => table.raw(i),
     rawStrings: () => table.rawStrings(),
     get(i) {
-      let s = decoded[i];
+      const p = Math.floor(i / PAGE);
+      let page = pages[p];
+      if (page === undefined) pages[p] = page = new Array<string | undefined>(PAGE);
+      let s = page[i % PAGE];
       if (s === undefined) {
         s = decodeText(table.raw(i), encoding);
-        decoded[i] = s;
+        page[i % PAGE] = s;
       }
       return s;
     },

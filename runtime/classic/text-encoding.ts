@@ -83,25 +83,92 @@ function decodesStrictly(bytes: Uint8Array, encoding: string): boolean {
  * The sample strings joined for one decode per candidate, each followed by a NUL. The double-byte
  * candidates read bytes below 0x80 as ASCII whatever precedes them (a lead byte before a NUL decodes
  * as U+FFFD, as it does at the end of a string), so a decode of the whole sample splits at the NULs
- * into the decodes of the strings. Strings holding a NUL themselves are decoded on their own.
+ * into the decodes of the strings; so does a lenient UTF-8 decode (a NUL is never a continuation
+ * byte). Strings holding a NUL themselves are decoded on their own. `chunks` cut the joined bytes after
+ * NULs, so a decode can stop between strings.
  */
 interface JoinedSample {
   bytes: Buffer;
-  /** Strings in `bytes`. */
-  count: number;
+  /** Non-ASCII strings sampled (joined and apart). */
+  sampled: number;
   /** Strings left out of `bytes` (they contain a NUL). */
   apart: Uint8Array[];
+  /** Ends of the chunks of `bytes` (each just after a NUL), ascending, the last = bytes.length. */
+  chunks: number[];
+  /** Strings in `bytes` and apart, one by one (utf-8 needs them when the sample holds an encoded U+FFFD). */
+  strings: () => Uint8Array[];
 }
 
-function joinSample(sample: readonly Uint8Array[]): JoinedSample {
-  const joined: Uint8Array[] = [];
-  const apart: Uint8Array[] = [];
-  const nul = new Uint8Array(1);
-  for (const s of sample) {
-    if (s.includes(0)) apart.push(s);
-    else joined.push(s, nul);
+/** Bytes a candidate decodes before the losers are cut off (the whole sample is 512 KiB at most). */
+const CHUNK_BYTES = 32 * 1024;
+
+function chunkEnds(bytes: Buffer, chunkBytes: number): number[] {
+  const ends: number[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    const nul = bytes.indexOf(0, Math.min(at + chunkBytes, bytes.length) - 1);
+    at = nul < 0 ? bytes.length : nul + 1;
+    ends.push(at);
   }
-  return { bytes: Buffer.concat(joined), count: joined.length / 2, apart };
+  return ends;
+}
+
+/** Whether a byte string is pure ASCII (every candidate decodes it the same). */
+function isAsciiRange(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if ((bytes[i] as number) >= 0x80) return false;
+  return true;
+}
+
+function hasNul(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i] === 0) return true;
+  return false;
+}
+
+/** Where the sample strings are: string i is bytes [start(i), end(i)). */
+export interface SampleSource {
+  count: number;
+  bytes: Uint8Array;
+  start(i: number): number;
+  end(i: number): number;
+}
+
+/**
+ * The first non-ASCII strings of `source` (at most SAMPLE_STRINGS, stopping once SAMPLE_BYTES are
+ * taken), joined. Two passes over offsets: no view or array per string.
+ */
+function joinSample(source: SampleSource, chunkBytes: number): JoinedSample {
+  const { bytes } = source;
+  const picked: number[] = [];
+  const apart: Uint8Array[] = [];
+  let total = 0;
+  let joinedLength = 0;
+  for (let i = 0; i < source.count; i++) {
+    if (picked.length + apart.length >= SAMPLE_STRINGS || total >= SAMPLE_BYTES) break;
+    const start = source.start(i);
+    const end = source.end(i);
+    if (isAsciiRange(bytes, start, end)) continue;
+    total += end - start;
+    if (hasNul(bytes, start, end)) apart.push(bytes.subarray(start, end));
+    else {
+      picked.push(i);
+      joinedLength += end - start + 1;
+    }
+  }
+  const joined = Buffer.alloc(joinedLength);
+  let at = 0;
+  for (const i of picked) {
+    const start = source.start(i);
+    const end = source.end(i);
+    for (let k = start; k < end; k++) joined[at++] = bytes[k] as number;
+    at++; // the NUL (Buffer.alloc zero-fills)
+  }
+  return {
+    bytes: joined,
+    sampled: picked.length + apart.length,
+    apart,
+    chunks: chunkEnds(joined, chunkBytes),
+    strings: () => [...picked.map((i) => bytes.subarray(source.start(i), source.end(i))), ...apart],
+  };
 }
 
 /** Segments (strings) of a NUL-joined decode holding a U+FFFD. */
@@ -117,28 +184,57 @@ function failedSegments(text: string): number {
   return failed;
 }
 
-/** Per candidate: strings of the sample that fail to decode, and the decoding (for the tie-breaker, made on demand). */
-interface CandidateResult {
-  failed: number;
-  text: () => string;
+/** A candidate's decode of the sample so far: chunk by chunk, so that a clear loser can stop early. */
+class CandidateRun {
+  failed = 0;
+  private next = 0;
+  private readonly texts: string[] = [];
+  private readonly exact: boolean;
+
+  constructor(
+    private readonly encoding: string,
+    private readonly joined: JoinedSample,
+  ) {
+    // A double-byte candidate or utf-8 decodes the joined bytes; utf-8 counts a validly encoded
+    // U+FFFD (EF BF BD) as no failure, so a sample holding one is checked string by string.
+    this.exact = DOUBLE_BYTE_CANDIDATES.has(encoding) || (encoding === 'utf-8' && joined.bytes.indexOf(UTF8_REPLACEMENT) < 0);
+    if (!this.exact) {
+      for (const s of joined.strings()) if (!decodesStrictly(s, encoding)) this.failed++;
+      this.next = joined.chunks.length + 1;
+    }
+  }
+
+  get done(): boolean {
+    return this.next > this.joined.chunks.length;
+  }
+
+  /** Decodes the next chunk (after the last, the strings holding NULs). */
+  step(): void {
+    const { chunks, bytes, apart } = this.joined;
+    if (this.next < chunks.length) {
+      const part = bytes.subarray(this.next === 0 ? 0 : (chunks[this.next - 1] as number), chunks[this.next] as number);
+      const text = this.encoding === 'utf-8' ? utf8Lenient.decode(part) : iconv.decode(part, this.encoding, { stripBOM: false });
+      this.failed += failedSegments(text);
+      this.texts.push(text);
+    } else if (this.next === chunks.length) {
+      for (const s of apart) if (!decodesStrictly(s, this.encoding)) this.failed++;
+    }
+    this.next++;
+  }
+
+  finish(): number {
+    while (!this.done) this.step();
+    return this.failed;
+  }
+
+  /** The whole decoding (for the tie-breaker; the run must be done). */
+  text(): string {
+    if (!this.exact) return this.joined.strings().map((s) => decodeText(s, this.encoding)).join('\u0000');
+    return this.texts.join('') + this.joined.apart.map((s) => decodeText(s, this.encoding)).join('');
+  }
 }
 
-function tryCandidate(sample: readonly Uint8Array[], joined: JoinedSample, encoding: string): CandidateResult {
-  if (encoding === 'utf-8') {
-    let failed = 0;
-    for (const s of sample) if (!isUtf8(s)) failed++;
-    return { failed, text: () => utf8Lenient.decode(joined.bytes) + joined.apart.map((s) => utf8Lenient.decode(s)).join('') };
-  }
-  if (!DOUBLE_BYTE_CANDIDATES.has(encoding)) {
-    let failed = 0;
-    for (const s of sample) if (!decodesStrictly(s, encoding)) failed++;
-    return { failed, text: () => sample.map((s) => decodeText(s, encoding)).join('') };
-  }
-  const decoded = iconv.decode(joined.bytes, encoding, { stripBOM: false });
-  let failed = failedSegments(decoded);
-  for (const s of joined.apart) if (!decodesStrictly(s, encoding)) failed++;
-  return { failed, text: () => decoded + joined.apart.map((s) => decodeText(s, encoding)).join('') };
-}
+const UTF8_REPLACEMENT = Buffer.from([0xef, 0xbf, 0xbd]);
 
 export interface EncodingDetection {
   /** The chosen encoding. */
@@ -147,54 +243,96 @@ export interface EncodingDetection {
   source: 'given' | 'detected' | 'default';
   /** Non-ASCII strings sampled. */
   sampled: number;
-  /** Strings of the sample each candidate (and a given encoding) fails to decode. */
-  failures: Record<string, number>;
+  /**
+   * Strings of the sample each candidate (and a given encoding) fails to decode. For a detected
+   * encoding, candidates that fell behind the leader stopped decoding there: their counts are finished
+   * on first access (the verdict and the chosen encoding's count never need them).
+   */
+  readonly failures: Record<string, number>;
 }
 
-/** Whether a byte string is pure ASCII (every candidate decodes it the same). */
-function isAscii(bytes: Uint8Array): boolean {
-  for (let i = 0; i < bytes.length; i++) if ((bytes[i] as number) >= 0x80) return false;
-  return true;
+/** Non-ASCII strings of a string list (the sample), by position. */
+function listSource(strings: Iterable<Uint8Array>): SampleSource {
+  const list: Uint8Array[] = [];
+  let bytes = 0;
+  let nonAscii = 0;
+  for (const s of strings) {
+    if (nonAscii >= SAMPLE_STRINGS || bytes >= SAMPLE_BYTES) break;
+    if (isAsciiRange(s, 0, s.length)) continue;
+    list.push(s);
+    nonAscii++;
+    bytes += s.length;
+  }
+  const flat = Buffer.concat(list);
+  const starts = new Int32Array(list.length + 1);
+  for (let i = 0; i < list.length; i++) starts[i + 1] = (starts[i] as number) + (list[i] as Uint8Array).length;
+  return { count: list.length, bytes: flat, start: (i) => starts[i] as number, end: (i) => starts[i + 1] as number };
 }
 
 /**
  * Chooses the text encoding from sample strings (raw bytes of `stringtable.bin` entries, in order).
  * With `given`, that encoding is used and the counts only inform (a wrong override shows as failures).
+ * `chunkBytes` (tests) sets how far a candidate decodes between checks.
  */
-export function detectEncoding(strings: Iterable<Uint8Array>, given?: string): EncodingDetection {
-  const sample: Uint8Array[] = [];
-  let bytes = 0;
-  for (const s of strings) {
-    if (sample.length >= SAMPLE_STRINGS || bytes >= SAMPLE_BYTES) break;
-    if (isAscii(s)) continue;
-    sample.push(s);
-    bytes += s.length;
-  }
+export function detectEncoding(strings: Iterable<Uint8Array>, given?: string, chunkBytes = CHUNK_BYTES): EncodingDetection {
+  return detectEncodingIn(listSource(strings), given, chunkBytes).detection;
+}
+
+/** The detection and the chosen encoding's failure count (known without finishing the losers). */
+export interface EncodingVerdict {
+  detection: EncodingDetection;
+  chosenFailures: number;
+}
+
+/** detectEncoding over a string table's bytes and offsets (the open: no view per string). */
+export function detectEncodingIn(source: SampleSource, given?: string, chunkBytes = CHUNK_BYTES): EncodingVerdict {
+  const joined = joinSample(source, chunkBytes);
   const candidates: string[] = [...ENCODING_CANDIDATES];
   if (given !== undefined && !candidates.includes(given)) candidates.push(given);
-  const joined = joinSample(sample);
-  const results = new Map<string, CandidateResult>();
-  const failures: Record<string, number> = {};
-  for (const encoding of candidates) {
-    const result = tryCandidate(sample, joined, encoding);
-    results.set(encoding, result);
-    failures[encoding] = result.failed;
+  const runs = new Map(candidates.map((encoding) => [encoding, new CandidateRun(encoding, joined)]));
+  const counts = (): Record<string, number> => {
+    const failures: Record<string, number> = {};
+    for (const [encoding, run] of runs) failures[encoding] = run.finish();
+    return failures;
+  };
+  if (given !== undefined) {
+    const failures = counts();
+    return { detection: { encoding: given, source: 'given', sampled: joined.sampled, failures }, chosenFailures: failures[given] as number };
   }
-  if (given !== undefined) return { encoding: given, source: 'given', sampled: sample.length, failures };
-  if (sample.length === 0) return { encoding: DEFAULT_ENCODING, source: 'default', sampled: 0, failures };
-  const fewest = Math.min(...ENCODING_CANDIDATES.map((encoding) => failures[encoding] as number));
-  const tied = ENCODING_CANDIDATES.filter((encoding) => failures[encoding] === fewest);
+  if (joined.sampled === 0) return { detection: { encoding: DEFAULT_ENCODING, source: 'default', sampled: 0, failures: counts() }, chosenFailures: 0 };
+
+  // The leader after one chunk decodes everything; the others decode only while they are no worse
+  // than its final count. One that falls behind cannot win or tie, so its count is not needed now.
+  const ordered = ENCODING_CANDIDATES.map((encoding) => runs.get(encoding) as CandidateRun);
+  for (const run of ordered) run.step();
+  let leader = ordered[0] as CandidateRun;
+  for (const run of ordered) if (run.failed < leader.failed) leader = run;
+  const bound = leader.finish();
+  for (const run of ordered) while (!run.done && run.failed <= bound) run.step();
+  const complete = ENCODING_CANDIDATES.filter((encoding) => (runs.get(encoding) as CandidateRun).done);
+  const final = (encoding: string): number => (runs.get(encoding) as CandidateRun).failed;
+  const fewest = Math.min(...complete.map(final));
+  const tied = complete.filter((encoding) => final(encoding) === fewest);
   let best: string = tied[0] as string;
   if (tied.length > 1) {
     // Tie-breaker: the decoding whose characters are common in its language (common-characters.ts).
     let bestShare = -1;
     for (const encoding of tied) {
-      const share = commonShare((results.get(encoding) as CandidateResult).text(), COMMON_CHARACTERS[encoding] as ReadonlySet<string>);
+      const share = commonShare((runs.get(encoding) as CandidateRun).text(), COMMON_CHARACTERS[encoding] as ReadonlySet<string>);
       if (share > bestShare + 0.05) {
         best = encoding;
         bestShare = share;
       }
     }
   }
-  return { encoding: best, source: 'detected', sampled: sample.length, failures };
+  let failures: Record<string, number> | undefined;
+  const detection: EncodingDetection = {
+    encoding: best,
+    source: 'detected',
+    sampled: joined.sampled,
+    get failures() {
+      return (failures ??= counts());
+    },
+  };
+  return { detection, chosenFailures: final(best) };
 }

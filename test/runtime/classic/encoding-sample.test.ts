@@ -7,7 +7,7 @@
 import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { COMMON_CHARACTERS, commonShare } from '../../../runtime/classic/common-characters.js';
-import { decodeText, detectEncoding, encodeText, type EncodingDetection } from '../../../runtime/classic/text-encoding.js';
+import { decodeText, detectEncoding, detectEncodingIn, encodeText, type EncodingDetection } from '../../../runtime/classic/text-encoding.js';
 import { seededRandom } from '../../support/random.js';
 
 const CANDIDATES = ['cp950', 'cp936', 'cp949', 'utf-8'];
@@ -94,5 +94,55 @@ describe('encoding detection over a joined sample', () => {
     const result = detectEncoding(samples);
     expect(result).toEqual(referenceDetection(samples));
     expect(result.failures.cp936).toBe(3);
+  });
+});
+
+describe('encoding detection that stops decoding a loser early', () => {
+  /** A sample laid out as a string table: the strings back to back, some with NUL padding. */
+  const tableOf = (strings: Uint8Array[]) => {
+    const padded = strings.map((s, i) => (i % 3 === 0 ? Buffer.concat([s, Buffer.from([0, 0])]) : Buffer.from(s)));
+    const starts = [0];
+    for (const s of padded) starts.push((starts[starts.length - 1] as number) + s.length);
+    const bytes = Buffer.concat(padded);
+    return {
+      count: strings.length,
+      bytes,
+      start: (i: number) => starts[i] as number,
+      end: (i: number) => {
+        let e = starts[i + 1] as number;
+        while (e > (starts[i] as number) && bytes[e - 1] === 0) e--;
+        return e;
+      },
+    };
+  };
+
+  it('gives the same verdict, chosen count and (on access) every count with chunks of any size', () => {
+    const rng = seededRandom(20261202);
+    let cut = 0;
+    for (let round = 0; round < 400; round++) {
+      const encoding = CANDIDATES[round % CANDIDATES.length] as string;
+      const sample = randomSample(rng, encoding);
+      const expected = referenceDetection(sample);
+      const chunk = 1 + Math.floor(rng() * 40);
+      // Strings ending in NULs are trimmed by the table, exactly as the reference drops nothing else.
+      const verdict = detectEncodingIn(tableOf(sample), undefined, chunk);
+      const trimmed = sample.map((s) => tableOf([s]).bytes.subarray(0, tableOf([s]).end(0)));
+      const reference = referenceDetection(trimmed);
+      expect(verdict.detection.encoding).toBe(reference.encoding);
+      expect(verdict.chosenFailures).toBe(reference.failures[reference.encoding]);
+      expect(verdict.detection.failures).toEqual(reference.failures);
+      expect(detectEncoding(sample, undefined, chunk)).toEqual(expected);
+      if (verdict.detection.source === 'detected' && Object.values(reference.failures).some((n) => n > (reference.failures[reference.encoding] as number))) cut++;
+    }
+    // Most rounds have a candidate that loses, so the early stop is exercised.
+    expect(cut).toBeGreaterThan(200);
+  });
+
+  it('finds a validly encoded U+FFFD no UTF-8 failure (it is checked string by string)', () => {
+    const replacement = Buffer.from('\uFFFD ok', 'utf8');
+    const samples = [replacement, Buffer.from('é ü', 'utf8'), Buffer.from([0xc3])];
+    const result = detectEncoding(samples, undefined, 2);
+    expect(result).toEqual(referenceDetection(samples));
+    expect(result.failures['utf-8']).toBe(1);
   });
 });

@@ -84,6 +84,17 @@ function randomName(rng: () => number): string {
   return name === '' ? 'empty' : name;
 }
 
+/** Folders only from FOLDERS and files only from FILES: no folder can have a file's path (the bucketed build). */
+const FOLDERS = ['a', 'A', 'b', 'Equipment', 'equipment', '무기', '.', '..', '', 'sp ace', 'tab\u0001'];
+const FILES = ['x.equ', 'X.EQU', 'list.lst', '검.TXT', 'x.equ'];
+
+function randomFileName(rng: () => number): string {
+  const depth = Math.floor(rng() * 4);
+  const parts = Array.from({ length: depth }, () => FOLDERS[Math.floor(rng() * FOLDERS.length)] as string);
+  parts.push(FILES[Math.floor(rng() * FILES.length)] as string);
+  return parts.map((p, i) => (i === 0 ? p : `${rng() < 0.15 ? '\\' : '/'}${p}`)).join('');
+}
+
 function listing(index: NameIndex, dir: number): string[] {
   return index
     .children(dir)
@@ -96,9 +107,14 @@ describe('classic name index', () => {
     const rng = seededRandom(20261202);
     let skippedSeen = 0;
     let duplicatesSeen = 0;
+    let inOrder = 0;
+    let bucketed = 0;
     for (let round = 0; round < 300; round++) {
-      const names = Array.from({ length: 1 + Math.floor(rng() * 80) }, () => randomName(rng));
+      // Every third list cannot have a file named like a folder: the bucketed build must hold it too.
+      const names = Array.from({ length: 1 + Math.floor(rng() * 80) }, () => (round % 3 === 0 ? randomFileName(rng) : randomName(rng)));
       const index = new NameIndex(treeOf(names));
+      if (index.builtInOrder) inOrder++;
+      else bucketed++;
       // What the tree stores is CP949 bytes: the model sees the names as decoded.
       const decoded = names.map((n) => decodeName(encodeName(n)));
       const m = model(decoded);
@@ -134,7 +150,9 @@ describe('classic name index', () => {
       // Names that are not in the archive.
       for (const missing of ['nope', 'a/nope', 'equipment/x.equ/deeper']) if (!m.files.has(missing)) expect(index.find(missing)).toBe(-1);
     }
-    // The random lists do reach the collision rules.
+    // The random lists do reach the collision rules, and both builds.
+    expect(inOrder).toBeGreaterThan(50);
+    expect(bucketed).toBeGreaterThan(90);
     expect(skippedSeen).toBeGreaterThan(100);
     expect(duplicatesSeen).toBeGreaterThan(100);
   });
@@ -151,6 +169,7 @@ describe('classic name index', () => {
   it('finds every one of 50 000 plain names and groups them by folder', () => {
     const names = Array.from({ length: 50_000 }, (_, i) => `Folder${i % 97}/sub${i % 7}/File_${i}.EQU`);
     const index = new NameIndex(treeOf(names));
+    expect(index.builtInOrder).toBe(false);
     expect(index.fileCount).toBe(50_000);
     for (let i = 0; i < 50_000; i += 101) expect(index.find(`folder${i % 97}/sub${i % 7}/file_${i}.equ`)).toBe(i);
     const root = listing(index, index.findDir(''));
