@@ -1,9 +1,10 @@
 /**
  * What the decompiler works out once per archive version rather than once per token: how each
- * section string of `stringtable.bin` prints and which tag name it opens or closes, and the text of
- * float bit patterns. A random read decompiles a few hundred tokens, and without these every section
- * token costs two slices, a regex and a map lookup by string, and every float a digit search. Owned by
- * one archive version (whose strings never change); the float part is bounded.
+ * section string of `stringtable.bin` prints and which tag name it opens or closes, each string in
+ * backticks, and the text of float bit patterns. A random read decompiles a few hundred tokens, and
+ * without these every section token costs two slices, a regex and a map lookup by string, every
+ * string three pieces of the text, and every float a digit search. Owned by one archive version
+ * (whose strings never change); the quoted and float parts are bounded.
  */
 import { formatScriptFloat } from '../script/script-float.js';
 
@@ -17,8 +18,15 @@ export interface SectionInfo {
   closes: boolean;
 }
 
-/** Float texts kept at most (then the memo starts again): enough for the repeated values of real scripts. */
-const MAX_FLOATS = 1 << 16;
+/**
+ * Float texts are kept in a direct-mapped table of this many slots (a power of two): a new value only
+ * overwrites its slot, so the memo never grows, rehashes or clears, and a miss costs no more than the
+ * formatting it has to do anyway. Enough for the repeated values of real scripts.
+ */
+const FLOAT_SLOTS_LOG2 = 13;
+
+/** Quoted strings kept at most (then that part starts again): they repeat the decoded strings' memory. */
+const MAX_QUOTED = 1 << 17;
 
 /** A string in backticks; a backtick inside is doubled (the only escape of the dialect). */
 function quoteScriptString(value: string): string {
@@ -38,7 +46,10 @@ export function isPlainSection(value: string): boolean {
 export class DecompileMemo {
   private readonly sections = new Map<number, SectionInfo>();
   private readonly names = new Map<string, number>();
-  private readonly floats = new Map<number, string | null>();
+  private readonly quotedStrings = new Map<number, string>();
+  private readonly floatBits = new Int32Array(1 << FLOAT_SLOTS_LOG2);
+  /** Text of the value in floatBits at the same slot; undefined for a slot never filled. */
+  private readonly floatTexts = new Array<string | null | undefined>(1 << FLOAT_SLOTS_LOG2).fill(undefined);
 
   /** Section string number `index` (whose text is `s`). */
   section(index: number, s: string): SectionInfo {
@@ -57,14 +68,26 @@ export class DecompileMemo {
     return info;
   }
 
+  /** String number `index` (whose text is `s`) in backticks: one piece of the text instead of three. */
+  quoted(index: number, s: string): string {
+    let text = this.quotedStrings.get(index);
+    if (text === undefined) {
+      text = quoteScriptString(s);
+      if (this.quotedStrings.size >= MAX_QUOTED) this.quotedStrings.clear();
+      this.quotedStrings.set(index, text);
+    }
+    return text;
+  }
+
   /** formatScriptFloat of an int32 bit pattern (null: only `{4=bits}` is exact). */
   float(bits: number): string | null {
-    let text = this.floats.get(bits);
-    if (text === undefined) {
-      text = formatScriptFloat(bits);
-      if (this.floats.size >= MAX_FLOATS) this.floats.clear();
-      this.floats.set(bits, text);
-    }
+    // Fibonacci hashing: the top bits of the product spread nearby bit patterns over the table.
+    const slot = Math.imul(bits, 0x9e3779b1) >>> (32 - FLOAT_SLOTS_LOG2);
+    const held = this.floatTexts[slot];
+    if (held !== undefined && this.floatBits[slot] === bits) return held;
+    const text = formatScriptFloat(bits);
+    this.floatBits[slot] = bits;
+    this.floatTexts[slot] = text;
     return text;
   }
 }

@@ -146,12 +146,12 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
         put(memo.float(value) ?? `{4=${value}}`);
         return 1;
       case TokenType.String:
-        putQuoted(stringAt(i));
+        put(memo.quoted(value, stringAt(i)));
         return 1;
       case TokenType.Command:
       case TokenType.CommandSeparator:
         put(type === TokenType.Command ? '{6=' : '{8=');
-        putQuoted(stringAt(i));
+        put(memo.quoted(value, stringAt(i)));
         put('}');
         return 1;
       case TokenType.LinkIndex: {
@@ -174,7 +174,7 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
       }
       case TokenType.LinkKey:
         put('{10=');
-        putQuoted(stringAt(i));
+        put(memo.quoted(value, stringAt(i)));
         put('}');
         return 1;
       default:
@@ -184,11 +184,12 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
     }
   };
 
-  const tabs: string[] = [''];
-  const indent = (depth: number): string => {
+  // A line break and its indent are one piece: fewer pieces to join (the join is a large part of a read).
+  const lineStarts: string[] = ['\n'];
+  const lineStart = (depth: number): string => {
     const d = Math.min(depth, MAX_INDENT);
-    while (tabs.length <= d) tabs.push(`${tabs[tabs.length - 1]}\t`);
-    return tabs[d] as string;
+    while (lineStarts.length <= d) lineStarts.push(`${lineStarts[lineStarts.length - 1]}\t`);
+    return lineStarts[d] as string;
   };
   const frames: Frame[] = [];
   /** End of the innermost closed section (its closing tag's index), or the token count. */
@@ -219,8 +220,7 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
       continue;
     }
     if (top && top.close === i) {
-      put('\n');
-      put(indent(top.depth - 1));
+      put(lineStart(top.depth - 1));
       put((sections[i] as SectionInfo).text);
       checkSize();
       endFrame();
@@ -229,8 +229,7 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
     }
     if (type === TokenType.Section) {
       const depth = frames.length + 1;
-      put('\n');
-      put(indent(depth - 1));
+      put(lineStart(depth - 1));
       put((sections[i] as SectionInfo).text);
       checkSize();
       const m = match[i] as number;
@@ -246,8 +245,7 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
       const sameLine = top.children > 0 && !top.afterSection && (type === TokenType.Int || type === TokenType.Float);
       if (sameLine) put('\t');
       else {
-        put('\n');
-        put(indent(top.depth));
+        put(lineStart(top.depth));
       }
       used = putValue(i);
       top.children++;
