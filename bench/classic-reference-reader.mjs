@@ -1,7 +1,8 @@
 /**
  * A reference reader of classic (pvfUtility-format) Script.pvf archives for `npm run bench:archive`:
  * the plain way to read one, written from the classic format's description (the original design's
- * pvf-classic-format §2–§4; runtime/classic/README.md) with none of pvfdoc's code, so the benchmark can say how far pvfdoc's reader is from it.
+ * pvf-classic-format §2–§4; runtime/classic/README.md) with none of pvfdoc's code, so the benchmark
+ * can say how far pvfdoc's reader is from it.
  *
  * The whole file is read into memory; the header and the tree are parsed, the tree decrypted, every
  * name put in a Map; `stringtable.bin` is decrypted and its offsets read. A read decrypts the file's
