@@ -277,9 +277,9 @@ interface ExplainContext {
 }
 
 /**
- * Longest text explain takes, in UTF-16 code units: what read_file reads (32 MiB), and below the 2^26
- * the span sort works with. An explanation is held in columns (about 30 bytes per character of
- * equipment script), so the largest legal script explains in bounded memory.
+ * Longest text explain takes, in UTF-16 code units: what read_file reads (32 MiB). An explanation is
+ * held in columns (explanationBytes: about 19 bytes per character of equipment script, text included),
+ * so the largest legal script explains in bounded memory.
  */
 export const MAX_EXPLAIN_TEXT_UNITS = 32 * 1024 * 1024;
 
