@@ -43,6 +43,9 @@ export function isPlainSection(value: string): boolean {
   return true;
 }
 
+const SMALL_INT_MIN = -1024;
+const SMALL_INT_MAX = 16 * 1024;
+
 export class DecompileMemo {
   private readonly sections = new Map<number, SectionInfo>();
   private readonly names = new Map<string, number>();
@@ -50,6 +53,20 @@ export class DecompileMemo {
   private readonly floatBits = new Int32Array(1 << FLOAT_SLOTS_LOG2);
   /** Text of the value in floatBits at the same slot; undefined for a slot never filled. */
   private readonly floatTexts = new Array<string | null | undefined>(1 << FLOAT_SLOTS_LOG2).fill(undefined);
+  /** Texts of the small integers (SMALL_INT_MIN …), made on first use: most integers of real scripts. */
+  private readonly smallInts = new Array<string | undefined>(SMALL_INT_MAX - SMALL_INT_MIN + 1).fill(undefined);
+
+  /** The decimal text of an int32 (`String(value)`), without a new string for small ones. */
+  int(value: number): string {
+    if (value < SMALL_INT_MIN || value > SMALL_INT_MAX) return String(value);
+    const slot = value - SMALL_INT_MIN;
+    let text = this.smallInts[slot];
+    if (text === undefined) {
+      text = String(value);
+      this.smallInts[slot] = text;
+    }
+    return text;
+  }
 
   /** Section string number `index` (whose text is `s`). */
   section(index: number, s: string): SectionInfo {

@@ -137,7 +137,7 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
     const value = values[i] as number;
     switch (type) {
       case TokenType.Int:
-        put(String(value));
+        put(memo.int(value));
         return 1;
       case TokenType.IntEx:
         put(`{3=${value}}`);

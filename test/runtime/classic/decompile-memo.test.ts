@@ -136,3 +136,13 @@ describe('DecompileMemo quoted strings', () => {
     expect(memo.quoted(139_999, 's139999`')).toBe('`s139999```');
   });
 });
+
+describe('DecompileMemo integers', () => {
+  it('give String(value) for every int32, inside and outside the kept range', () => {
+    const memo = new DecompileMemo();
+    const rand = seededRandom(7);
+    const values = [-2147483648, 2147483647, -1025, -1024, -1, 0, 1, 16383, 16384, 16385];
+    for (let i = 0; i < 2000; i++) values.push(Math.floor(rand() * 40_000) - 5_000, (Math.floor(rand() * 2 ** 32) | 0));
+    for (const value of values) expect(memo.int(value)).toBe(String(value));
+  });
+});
