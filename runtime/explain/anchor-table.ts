@@ -2,6 +2,7 @@
  * Every anchor of one file's rules, in columns (one Int32 per field): what explain keeps of a file
  * between pages. An anchor becomes an object only when its annotation is returned.
  */
+import { trimColumn } from '../script/int-column.js';
 import type { ScriptView } from '../script/parse-script-view.js';
 import { anchorRecord, type Anchor, type AnchorSink } from './compute-anchors.js';
 
@@ -64,8 +65,7 @@ export class AnchorTable implements AnchorSink {
   }
 
   finish(): AnchorColumns {
-    // A column nearly full is kept as it is (a copy would double the peak); else the spare room goes.
-    const trim = (c: Int32Array) => (this.count >= c.length * 0.875 ? c.subarray(0, this.count) : c.slice(0, this.count));
+    const trim = (c: Int32Array) => trimColumn(c, this.count);
     const [rule, kind, section, token, tokenIndex, lastTokenIndex, start, end, record, column, contextToken, imageToken] = this.columns.map(trim) as Int32Array[];
     return { count: this.count, rule, kind, section, token, tokenIndex, lastTokenIndex, start, end, record, column, contextToken, imageToken } as AnchorColumns;
   }

@@ -115,7 +115,7 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
   // A section name costs more than an anchor (map entries and strings): at most a quarter as many.
   const view = yield* parseScriptViewSteps(text, createNestedSectionPredicate(bundle.rendering, filePath), {
     sectionNames: Math.ceil(limit / 4),
-    tooMany: () => tooManySectionNames(filePath, Math.ceil(limit / 4)),
+    tooMany: () => tooLarge(filePath, 'distinct section names', Math.ceil(limit / 4)),
   });
   const lines = createLineIndex(text);
   yield;
@@ -125,7 +125,7 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
     rules.map((doc) => doc.resolved.target),
   );
   // Real scripts have about as many anchors as lexemes.
-  const table = new AnchorTable(limit, () => tooManyAnnotations(filePath, limit), view.tokenCount + view.sectionCount);
+  const table = new AnchorTable(limit, () => tooLarge(filePath, 'annotations', limit), view.tokenCount + view.sectionCount);
   yield;
   for (let r = 0; r < rules.length; r++) {
     const { target, annotation } = (rules[r] as BundleDocument).resolved;
@@ -222,17 +222,12 @@ export function pathContext(bundle: Bundle, versionKey: string, filePath: string
   return entries;
 }
 
-/** A file whose explanation would not fit the memory an explanation may hold. */
-function tooManyAnnotations(filePath: string, limit: number): PvfdocError {
-  return new PvfdocError('RESPONSE_TOO_LARGE', `${filePath} has more than ${limit} annotations; explain holds at most that many per file, so one file cannot take the server's memory`, {
-    hint: 'Read this file with read_file (startLine/endLine) instead; explain works on the ordinary script files around it.',
-    data: { path: filePath, limit },
-  });
-}
-
-/** A file with more distinct section names than a view may hold (a hostile text: one name per tag). */
-function tooManySectionNames(filePath: string, limit: number): PvfdocError {
-  return new PvfdocError('RESPONSE_TOO_LARGE', `${filePath} has more than ${limit} distinct section names; explain holds at most that many per file, so one file cannot take the server's memory`, {
+/**
+ * A file whose explanation would not fit the memory an explanation may hold: more `what` (anchors, or
+ * distinct section names) than `limit`.
+ */
+function tooLarge(filePath: string, what: string, limit: number): PvfdocError {
+  return new PvfdocError('RESPONSE_TOO_LARGE', `${filePath} has more than ${limit} ${what}; explain holds at most that many per file, so one file cannot take the server's memory`, {
     hint: 'Read this file with read_file (startLine/endLine) instead; explain works on the ordinary script files around it.',
     data: { path: filePath, limit },
   });

@@ -26,7 +26,7 @@ export class IntColumn {
 
   /** The entries: a trimmed copy, or the storage itself when it is nearly full (no second copy at the peak). */
   finish(): Int32Array {
-    return this.length >= this.data.length * 0.875 ? this.data.subarray(0, this.length) : this.data.slice(0, this.length);
+    return trimColumn(this.data, this.length);
   }
 
   private grow(): void {
@@ -34,4 +34,12 @@ export class IntColumn {
     next.set(this.data);
     this.data = next;
   }
+}
+
+/**
+ * The first `length` entries of a column: the storage itself when it is nearly full (a copy would
+ * double the peak), else a copy without the spare room.
+ */
+export function trimColumn<T extends Int32Array | Uint8Array>(column: T, length: number): T {
+  return (length >= column.length * 0.875 ? column.subarray(0, length) : column.slice(0, length)) as T;
 }

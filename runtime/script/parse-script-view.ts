@@ -12,7 +12,7 @@
  * - a closing tag pops the unpaired sections on top, then closes the nearest open paired section of
  *   that exact name (and everything above it); tokens after `[/child]` count for the parent again.
  */
-import { IntColumn } from './int-column.js';
+import { IntColumn, trimColumn } from './int-column.js';
 import { createLexer, type LexSink, type ScriptTokenType, type ScriptWarning, type ScriptWarningCode } from './lex-script.js';
 
 /**
@@ -254,11 +254,6 @@ export function sectionPath(view: ScriptView, id: number): string[] {
 
 // --- Internal helpers ---
 
-/** The first `length` entries: the storage itself when nearly full, else a copy without the spare room. */
-function trimmed<T extends Int32Array | Uint8Array>(column: T, length: number): T {
-  return (length >= column.length * 0.875 ? column.subarray(0, length) : column.slice(0, length)) as T;
-}
-
 /** The first MAX_VIEW_WARNINGS problems of one source (each comes in text order) and their count. */
 class WarningList {
   readonly kept: ScriptWarning[] = [];
@@ -399,11 +394,11 @@ class ViewBuilder implements LexSink {
       },
       tokenCount: this.values.length,
       tokens: {
-        start: trimmed(this.tokenStart, this.values.length),
-        end: trimmed(this.tokenEnd, this.values.length),
-        section: trimmed(this.tokenSection, this.values.length),
-        index: trimmed(this.tokenIndex, this.values.length),
-        type: trimmed(this.tokenType, this.values.length),
+        start: trimColumn(this.tokenStart, this.values.length),
+        end: trimColumn(this.tokenEnd, this.values.length),
+        section: trimColumn(this.tokenSection, this.values.length),
+        index: trimColumn(this.tokenIndex, this.values.length),
+        type: trimColumn(this.tokenType, this.values.length),
         value: this.values,
       },
       warnings,
