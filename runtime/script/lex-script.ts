@@ -22,6 +22,7 @@
  *   type-3 word.
  */
 import { canonicalWord, formatFloat32, isPlainIntAt, parseInt32 } from './canonical-number.js';
+import { float32FromBits } from './script-float.js';
 import { trimSpace } from './trim-space.js';
 
 /**
@@ -315,15 +316,12 @@ function numberMarkerType(text: string, i: number): 3 | 4 | null {
 /** Longest `{3=…}` / `{4=…}` read as a number (an int32 with room for spaces), so runs of them stay linear. */
 const MAX_NUMBER_MARKER = 64;
 
-const floatBits = new DataView(new ArrayBuffer(4));
-
 /** The token a `{3=…}` / `{4=…}` body stands for, or null when the body is not an int32. */
 function numberMarkerToken(marker: 3 | 4, body: string): { type: 0 | 2; value: string } | null {
   const int = parseInt32(trimSpace(body));
   if (int === null) return null;
   if (marker === 3) return { type: 0, value: String(int) };
-  floatBits.setInt32(0, int, true);
-  return { type: 2, value: formatFloat32(floatBits.getFloat32(0, true)) };
+  return { type: 2, value: formatFloat32(float32FromBits(int)) };
 }
 
 /** `<` + optional sign + digits + `::` (the head of a link), as a sticky pattern. */
