@@ -13,7 +13,7 @@ import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeAr
 import { hex32, invalidArchiveFile } from '../script/archive-error.js';
 import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
 import { blockLength, crc32, decryptBlock } from './crypto.js';
-import { decompileScript, type MissingLink } from './decompile.js';
+import { DecompileScratch, decompileScript, type MissingLink } from './decompile.js';
 import { DecompileMemo } from './decompile-memo.js';
 import { HEADER_PROBE_BYTES, parseClassicHeader, type ClassicHeader } from './header.js';
 import { NameIndex, type DirNode, type FileNode } from './name-index.js';
@@ -91,6 +91,8 @@ export class ClassicArchive {
   private readonly memo = new DecompileMemo();
   /** Token arrays of decompileBytes (never re-entered: link lookups read n_string.lst without it). */
   private readonly scratch = new TokenScratch();
+  /** The decompiler's output buffer and pairing arrays (same rule: one read at a time). */
+  private readonly decompileScratch = new DecompileScratch();
   /** The last path resolved by file() and its node: a workspace read resolves the same path twice. */
   private lastPath = '';
   private lastNode: FileNode | null = null;
@@ -258,7 +260,7 @@ export class ClassicArchive {
       string: (i) => ('table' in table ? table.table.get(i) : ''),
       linkText: (id, key) => this.linkText(id, key),
       ...('table' in table ? {} : 'error' in table ? { stringTableError: table.error } : { stringTableProblem: table.missing }),
-    }, this.memo);
+    }, this.memo, this.decompileScratch);
   }
 
   /** `stringtable.bin`, or why it is unusable (missing, damaged). */

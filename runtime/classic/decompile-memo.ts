@@ -1,10 +1,9 @@
 /**
  * What the decompiler works out once per archive version rather than once per token: how each
- * section string of `stringtable.bin` prints and which tag name it opens or closes, each string in
- * backticks, and the text of float bit patterns. A random read decompiles a few hundred tokens, and
- * without these every section token costs two slices, a regex and a map lookup by string, every
- * string three pieces of the text, and every float a digit search. Owned by one archive version
- * (whose strings never change); the quoted and float parts are bounded.
+ * section string of `stringtable.bin` prints and which tag name it opens or closes, and the text of
+ * float bit patterns. A random read decompiles a few hundred tokens, and without these every section
+ * token costs two slices, a regex and a map lookup by string, and every float a digit search. Owned
+ * by one archive version (whose strings never change); the float part is bounded.
  */
 import { formatScriptFloat } from '../script/script-float.js';
 
@@ -25,9 +24,6 @@ export interface SectionInfo {
  */
 const FLOAT_SLOTS_LOG2 = 13;
 
-/** Quoted strings kept at most (then that part starts again): they repeat the decoded strings' memory. */
-const MAX_QUOTED = 1 << 17;
-
 /** A string in backticks; a backtick inside is doubled (the only escape of the dialect). */
 function quoteScriptString(value: string): string {
   return `\`${value.includes('`') ? value.replaceAll('`', '``') : value}\``;
@@ -43,30 +39,12 @@ export function isPlainSection(value: string): boolean {
   return true;
 }
 
-const SMALL_INT_MIN = -1024;
-const SMALL_INT_MAX = 16 * 1024;
-
 export class DecompileMemo {
   private readonly sections = new Map<number, SectionInfo>();
   private readonly names = new Map<string, number>();
-  private readonly quotedStrings = new Map<number, string>();
   private readonly floatBits = new Int32Array(1 << FLOAT_SLOTS_LOG2);
   /** Text of the value in floatBits at the same slot; undefined for a slot never filled. */
   private readonly floatTexts = new Array<string | null | undefined>(1 << FLOAT_SLOTS_LOG2).fill(undefined);
-  /** Texts of the small integers (SMALL_INT_MIN …), made on first use: most integers of real scripts. */
-  private readonly smallInts = new Array<string | undefined>(SMALL_INT_MAX - SMALL_INT_MIN + 1).fill(undefined);
-
-  /** The decimal text of an int32 (`String(value)`), without a new string for small ones. */
-  int(value: number): string {
-    if (value < SMALL_INT_MIN || value > SMALL_INT_MAX) return String(value);
-    const slot = value - SMALL_INT_MIN;
-    let text = this.smallInts[slot];
-    if (text === undefined) {
-      text = String(value);
-      this.smallInts[slot] = text;
-    }
-    return text;
-  }
 
   /** Section string number `index` (whose text is `s`). */
   section(index: number, s: string): SectionInfo {
@@ -83,17 +61,6 @@ export class DecompileMemo {
       this.sections.set(index, info);
     }
     return info;
-  }
-
-  /** String number `index` (whose text is `s`) in backticks: one piece of the text instead of three. */
-  quoted(index: number, s: string): string {
-    let text = this.quotedStrings.get(index);
-    if (text === undefined) {
-      text = quoteScriptString(s);
-      if (this.quotedStrings.size >= MAX_QUOTED) this.quotedStrings.clear();
-      this.quotedStrings.set(index, text);
-    }
-    return text;
   }
 
   /** formatScriptFloat of an int32 bit pattern (null: only `{4=bits}` is exact). */

@@ -4,11 +4,11 @@
  * links in link form, shortest round-trip floats with a `.`, `{N=…}` for tokens without a plain form.
  * Linear in the number of tokens (no recursion: any nesting depth is safe).
  */
-import { normalizeText } from '../script/normalize-text.js';
 import { PvfdocError } from '../errors.js';
 import { invalidArchiveFile } from '../script/archive-error.js';
 import { MAX_DECOMPILED_UNITS, MAX_INDENT } from '../script/script-text-limits.js';
 import { DecompileMemo, isPlainSection, type SectionInfo } from './decompile-memo.js';
+import { ScriptTextWriter } from './script-text-writer.js';
 import { TokenType, tokenOffset, type ScriptTokens } from './script-tokens.js';
 
 export interface MissingLink {
@@ -59,23 +59,75 @@ export function isPlainLinkKey(key: string): boolean {
   return true;
 }
 
-interface Frame {
-  depth: number;
-  /** Token index of the matching closing tag, or -1 for a section that ends at the next section token. */
-  close: number;
-  children: number;
-  /** The last child was a nested section (the next value starts a new line). */
-  afterSection: boolean;
+/**
+ * The per-read working memory of the decompiler, owned by one archive and lent to each read (reads are
+ * synchronous): the output buffer, the tag pairing and the stack of open sections as typed arrays, so
+ * a read allocates little more than its text.
+ */
+export class DecompileScratch {
+  readonly writer = new ScriptTextWriter();
+  /** Per token: the index of the matching closing tag (-1: none); for an opener, the opener below it. */
+  match = new Int32Array(256);
+  below = new Int32Array(256);
+  /** Per section token: how it prints and pairs (other slots hold whatever an earlier read left). */
+  sections: SectionInfo[] = [];
+  /** Per tag name id: the innermost open section of that name (-1: none). */
+  openByName = new Int32Array(256).fill(-1);
+  /** The stack of open sections (one slot per level): closing tag or -1, children, last child was a section, innermost closed end. */
+  frameClose = new Int32Array(64);
+  frameChildren = new Int32Array(64);
+  frameAfterSection = new Uint8Array(64);
+  frameEnclosing = new Int32Array(64);
+
+  /** Drops the per-token arrays a very large file grew, so an archive does not keep them for good. */
+  trim(): void {
+    if (this.match.length <= KEPT_TOKENS) return;
+    this.match = new Int32Array(KEPT_TOKENS);
+    this.below = new Int32Array(KEPT_TOKENS);
+    this.sections = [];
+  }
+
+  fitTokens(count: number): void {
+    if (count <= this.match.length) return;
+    const size = grownSize(this.match.length, count);
+    this.match = new Int32Array(size);
+    this.below = new Int32Array(size);
+  }
+
+  fitNames(names: number): void {
+    if (names <= this.openByName.length) return;
+    this.openByName = new Int32Array(grownSize(this.openByName.length, names)).fill(-1);
+  }
+
+  fitFrames(depth: number): void {
+    if (depth <= this.frameClose.length) return;
+    const size = grownSize(this.frameClose.length, depth);
+    const grow = <T extends Int32Array | Uint8Array>(old: T, made: T): T => {
+      made.set(old);
+      return made;
+    };
+    this.frameClose = grow(this.frameClose, new Int32Array(size));
+    this.frameChildren = grow(this.frameChildren, new Int32Array(size));
+    this.frameAfterSection = grow(this.frameAfterSection, new Uint8Array(size));
+    this.frameEnclosing = grow(this.frameEnclosing, new Int32Array(size));
+  }
+}
+
+/** Token capacity kept between reads (a few times a large real script). */
+const KEPT_TOKENS = 1 << 16;
+
+function grownSize(size: number, need: number): number {
+  let next = size;
+  while (next < need) next *= 2;
+  return next;
 }
 
 /**
  * Decompiles a token stream (tokens already validated to types 2..10). `memo` (the archive version's)
- * keeps per-string and per-float work across files; without one, a fresh memo serves this file.
- *
- * The text is built as a list of pieces joined once: a piece per string, number and separator, so a
- * token costs no intermediate string (random reads are dominated by this loop and its garbage).
+ * keeps per-string and per-float work across files, `scratch` the working memory; without them, fresh
+ * ones serve this file.
  */
-export function decompileScript(tokens: ScriptTokens, context: DecompileContext, memo: DecompileMemo = new DecompileMemo()): DecompiledScript {
+export function decompileScript(tokens: ScriptTokens, context: DecompileContext, memo: DecompileMemo = new DecompileMemo(), scratch: DecompileScratch = new DecompileScratch()): DecompiledScript {
   const { count, types, values } = tokens;
   const missingLinks: MissingLink[] = [];
 
@@ -92,67 +144,79 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
     return context.string(index);
   };
 
-  // Closing tags: each `[/x]` closes the nearest open `[x]` before it (same name, exact).
-  const match = new Int32Array(count).fill(-1);
-  const sections: (SectionInfo | undefined)[] = new Array<SectionInfo | undefined>(count);
-  const open = new Map<number, number[]>();
+  // Closing tags: each `[/x]` closes the nearest open `[x]` before it (same name, exact). The open
+  // sections of one name are a stack threaded through `below`.
+  scratch.fitTokens(count);
+  const { match, below, sections } = scratch;
+  match.fill(-1, 0, count);
   for (let i = 0; i < count; i++) {
     if (types[i] !== TokenType.Section) continue;
     const info = memo.section(values[i] as number, stringAt(i));
     sections[i] = info;
     if (info.name < 0) continue;
+    scratch.fitNames(info.name + 1);
+    const openByName = scratch.openByName;
     if (info.closes) {
-      const opener = open.get(info.name)?.pop();
-      if (opener !== undefined) match[opener] = i;
+      const opener = openByName[info.name] as number;
+      if (opener >= 0) {
+        match[opener] = i;
+        openByName[info.name] = below[opener] as number;
+      }
     } else {
-      let stack = open.get(info.name);
-      if (!stack) open.set(info.name, (stack = []));
-      stack.push(i);
+      below[i] = openByName[info.name] as number;
+      openByName[info.name] = i;
     }
   }
+  // Leave every name's stack empty for the next read.
+  for (let i = 0; i < count; i++) {
+    if (types[i] !== TokenType.Section) continue;
+    const name = (sections[i] as SectionInfo).name;
+    if (name >= 0) scratch.openByName[name] = -1;
+  }
 
-  const out: string[] = [SCRIPT_HEADER, '\n'];
-  let units = SCRIPT_HEADER.length + 1;
-  const put = (piece: string): void => {
-    units += piece.length;
-    out.push(piece);
-  };
-  const checkSize = (): void => {
-    if (units > MAX_DECOMPILED_UNITS) {
-      throw new PvfdocError('RESPONSE_TOO_LARGE', `${context.archive}: ${context.path}: its decompiled text exceeds ${MAX_DECOMPILED_UNITS} characters`, {
+  const out = scratch.writer;
+  out.start({
+    maxUnits: MAX_DECOMPILED_UNITS,
+    tooLarge: () =>
+      new PvfdocError('RESPONSE_TOO_LARGE', `${context.archive}: ${context.path}: its decompiled text exceeds ${MAX_DECOMPILED_UNITS} characters`, {
         hint: 'This script is too large (or built to expand) to read through pvfdoc; open it with another tool.',
         data: { archive: context.archive, path: context.path, limit: MAX_DECOMPILED_UNITS },
-      });
-    }
-  };
-  const putQuoted = (value: string): void => {
-    put('`');
-    put(value.includes('`') ? value.replaceAll('`', '``') : value);
-    put('`');
-  };
+      }),
+  });
+  out.text(SCRIPT_HEADER);
+  out.ascii(0x0a);
 
-  /** Puts the value at i and returns how many tokens it used (a link uses two). */
+  /** Writes the value at i and returns how many tokens it used (a link uses two). */
   const putValue = (i: number): number => {
     const type = types[i] as number;
     const value = values[i] as number;
     switch (type) {
       case TokenType.Int:
-        put(memo.int(value));
+        out.int(value);
         return 1;
       case TokenType.IntEx:
-        put(`{3=${value}}`);
+        out.text('{3=');
+        out.int(value);
+        out.ascii(0x7d);
         return 1;
-      case TokenType.Float:
-        put(memo.float(value) ?? `{4=${value}}`);
+      case TokenType.Float: {
+        const text = memo.float(value);
+        if (text !== null) out.text(text);
+        else {
+          out.text('{4=');
+          out.int(value);
+          out.ascii(0x7d);
+        }
         return 1;
+      }
       case TokenType.String:
-        put(memo.quoted(value, stringAt(i)));
+        out.quoted(stringAt(i));
         return 1;
       case TokenType.Command:
       case TokenType.CommandSeparator:
-        put(type === TokenType.Command ? '{6=' : '{8=');
-        put(memo.quoted(value, stringAt(i)));
-        put('}');
+        out.text(type === TokenType.Command ? '{6=' : '{8=');
+        out.quoted(stringAt(i));
+        out.ascii(0x7d);
         return 1;
       case TokenType.LinkIndex: {
         if (i + 1 < count && types[i + 1] === TokenType.LinkKey) {
@@ -162,100 +226,96 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
             let text = '';
             if ('text' in found) text = found.text;
             else if (missingLinks.length < MAX_MISSING_LINKS) missingLinks.push({ table: value, key, reason: found.missing });
-            put(`<${value}::`);
-            put(key);
-            putQuoted(text);
-            put('>');
+            out.ascii(0x3c);
+            out.int(value);
+            out.text('::');
+            out.text(key);
+            out.quoted(text);
+            out.ascii(0x3e);
             return 2;
           }
         }
-        put(`{9=${value}}`);
+        out.text('{9=');
+        out.int(value);
+        out.ascii(0x7d);
         return 1;
       }
       case TokenType.LinkKey:
-        put('{10=');
-        put(memo.quoted(value, stringAt(i)));
-        put('}');
+        out.text('{10=');
+        out.quoted(stringAt(i));
+        out.ascii(0x7d);
         return 1;
       default:
         // Types are validated when the tokens are read; keep the value lossless anyway.
-        put(`{${type}=${value}}`);
+        out.ascii(0x7b);
+        out.int(type);
+        out.ascii(0x3d);
+        out.int(value);
+        out.ascii(0x7d);
         return 1;
     }
   };
 
-  // A line break and its indent are one piece: fewer pieces to join (the join is a large part of a read).
-  const lineStarts: string[] = ['\n'];
-  const lineStart = (depth: number): string => {
-    const d = Math.min(depth, MAX_INDENT);
-    while (lineStarts.length <= d) lineStarts.push(`${lineStarts[lineStarts.length - 1]}\t`);
-    return lineStarts[d] as string;
-  };
-  const frames: Frame[] = [];
-  /** End of the innermost closed section (its closing tag's index), or the token count. */
-  const enclosingClose = (): number => {
-    for (let f = frames.length - 1; f >= 0; f--) {
-      const close = (frames[f] as Frame).close;
-      if (close >= 0) return close;
-    }
-    return count;
-  };
+  // The open sections, innermost at `top` (its depth is top + 1). A frame's "enclosing" is the
+  // closing tag of the innermost closed section at or below it (the token count when none): where a
+  // section without a closing tag has to end at the latest.
+  let top = -1;
+  const lineStart = (depth: number): void => out.lineStart(Math.min(depth, MAX_INDENT));
+  const enclosingClose = (): number => (top >= 0 ? (scratch.frameEnclosing[top] as number) : count);
   const endFrame = (): void => {
-    frames.pop();
-    const parent = frames[frames.length - 1];
-    if (!parent) {
-      put('\n');
+    top--;
+    if (top < 0) {
+      out.ascii(0x0a);
       return;
     }
-    parent.children++;
-    parent.afterSection = true;
+    scratch.frameChildren[top] = (scratch.frameChildren[top] as number) + 1;
+    scratch.frameAfterSection[top] = 1;
   };
 
   let i = 0;
   while (i < count) {
-    const top = frames[frames.length - 1];
     const type = types[i] as number;
-    if (top && top.close < 0 && (type === TokenType.Section || i === enclosingClose())) {
+    const topClose = top >= 0 ? (scratch.frameClose[top] as number) : -2;
+    if (top >= 0 && topClose < 0 && (type === TokenType.Section || i === enclosingClose())) {
       endFrame();
       continue;
     }
-    if (top && top.close === i) {
-      put(lineStart(top.depth - 1));
-      put((sections[i] as SectionInfo).text);
-      checkSize();
+    if (topClose === i) {
+      lineStart(top);
+      out.text((sections[i] as SectionInfo).text);
       endFrame();
       i++;
       continue;
     }
     if (type === TokenType.Section) {
-      const depth = frames.length + 1;
-      put(lineStart(depth - 1));
-      put((sections[i] as SectionInfo).text);
-      checkSize();
+      const depth = top + 2;
+      lineStart(depth - 1);
+      out.text((sections[i] as SectionInfo).text);
       const m = match[i] as number;
-      frames.push({ depth, close: m > i && m < enclosingClose() ? m : -1, children: 0, afterSection: false });
+      const enclosing = enclosingClose();
+      const close = m > i && m < enclosing ? m : -1;
+      scratch.fitFrames(depth);
+      top++;
+      scratch.frameClose[top] = close;
+      scratch.frameChildren[top] = 0;
+      scratch.frameAfterSection[top] = 0;
+      scratch.frameEnclosing[top] = close >= 0 ? close : enclosing;
       i++;
       continue;
     }
-    let used: number;
-    if (!top) {
-      put('\n');
-      used = putValue(i);
+    if (top < 0) {
+      out.ascii(0x0a);
     } else {
-      const sameLine = top.children > 0 && !top.afterSection && (type === TokenType.Int || type === TokenType.Float);
-      if (sameLine) put('\t');
-      else {
-        put(lineStart(top.depth));
-      }
-      used = putValue(i);
-      top.children++;
-      top.afterSection = false;
+      const sameLine = (scratch.frameChildren[top] as number) > 0 && scratch.frameAfterSection[top] === 0 && (type === TokenType.Int || type === TokenType.Float);
+      if (sameLine) out.ascii(0x09);
+      else lineStart(top + 1);
+      scratch.frameChildren[top] = (scratch.frameChildren[top] as number) + 1;
+      scratch.frameAfterSection[top] = 0;
     }
-    checkSize();
-    i += used;
+    i += putValue(i);
   }
-  while (frames.length > 0) endFrame();
-  checkSize();
-  // Strings may hold CRLF or CR (pvfUtility stores multi-line strings with CRLF): the canonical text has `\n` only.
-  return { text: normalizeText(out.join('')), missingLinks };
+  while (top >= 0) endFrame();
+  scratch.trim();
+  // Strings were copied with CRLF and CR as `\n` (pvfUtility stores multi-line strings with CRLF): the canonical text has `\n` only.
+  return { text: out.finish(), missingLinks };
 }

@@ -3,7 +3,7 @@
  * arithmetic alone, other values from one toPrecision(9)) against the exact BigInt formatter, on the
  * values compilers store (short decimals), their neighbours, ties and the ends of each shortcut's
  * range; and DecompileMemo's direct-mapped float table, which must give the formatter's text for
- * every bit pattern whatever it overwrote, and its quoted strings.
+ * every bit pattern whatever it overwrote.
  */
 import { describe, expect, it } from 'vitest';
 import { DecompileMemo } from '../../../runtime/classic/decompile-memo.js';
@@ -113,36 +113,5 @@ describe('DecompileMemo floats', () => {
     expect(memo.float(0)).toBe('0.0');
     expect(memo.float(float32Bits(1.5))).toBe('1.5');
     expect(memo.float(float32Bits(-1.5))).toBe('-1.5');
-  });
-});
-
-describe('DecompileMemo quoted strings', () => {
-  it('put a string in backticks, doubling the backticks inside, and keep it per string number', () => {
-    const memo = new DecompileMemo();
-    expect(memo.quoted(0, 'plain')).toBe('`plain`');
-    expect(memo.quoted(1, 'a`b``')).toBe('`a``b`````');
-    expect(memo.quoted(2, '')).toBe('``');
-    // Per string number: the text given again is not looked at (a version's strings never change).
-    expect(memo.quoted(1, 'other')).toBe('`a``b`````');
-  });
-
-  it('stay right after the table of quoted strings starts again', () => {
-    const memo = new DecompileMemo();
-    for (let i = 0; i < 140_000; i++) {
-      const s = `s${i}\``;
-      if (memo.quoted(i, s) !== `\`s${i}\`\`\``) expect(memo.quoted(i, s)).toBe(`\`s${i}\`\`\``);
-    }
-    expect(memo.quoted(5, 's5`')).toBe('`s5```');
-    expect(memo.quoted(139_999, 's139999`')).toBe('`s139999```');
-  });
-});
-
-describe('DecompileMemo integers', () => {
-  it('give String(value) for every int32, inside and outside the kept range', () => {
-    const memo = new DecompileMemo();
-    const rand = seededRandom(7);
-    const values = [-2147483648, 2147483647, -1025, -1024, -1, 0, 1, 16383, 16384, 16385];
-    for (let i = 0; i < 2000; i++) values.push(Math.floor(rand() * 40_000) - 5_000, (Math.floor(rand() * 2 ** 32) | 0));
-    for (const value of values) expect(memo.int(value)).toBe(String(value));
   });
 });
