@@ -8,7 +8,7 @@
 import crypto from 'node:crypto';
 import { PvfdocError } from '../errors.js';
 import { normalizeText } from '../script/normalize-text.js';
-import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
+import { LruCache, MAX_CACHED_TEXT_UNITS, MIN_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeArchivePath } from '../script/archive-path.js';
 import { hex32, invalidArchiveFile } from '../script/archive-error.js';
 import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
@@ -230,7 +230,8 @@ export class ClassicArchive {
 
   /**
    * Canonical text of a file: compiled scripts (and `.lst`) decompiled; other files decoded with the
-   * archive's text encoding (a BOM decides over it). Cached per archive version.
+   * archive's text encoding (a BOM decides over it). Texts of MIN_CACHED_TEXT_UNITS and more are
+   * cached per archive version; smaller ones are made again.
    */
   readText(path: string): ArchiveText {
     const node = this.file(path);
@@ -245,7 +246,7 @@ export class ClassicArchive {
       const text = normalizeText(decodeTextFile(bytes, this.encoding.encoding).text);
       result = { path: node.path, text, textRevision: hashText(text), isScript: isScriptFile(node.path, bytes), source: 'text', missingLinks: [] };
     }
-    this.texts.set(node.entry, result);
+    if (result.text.length >= MIN_CACHED_TEXT_UNITS) this.texts.set(node.entry, result);
     return result;
   }
 
