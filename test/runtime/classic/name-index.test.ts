@@ -73,7 +73,8 @@ function treeOf(names: string[]): TreeEntries {
   return tree;
 }
 
-const SEGMENTS = ['a', 'A', 'b', 'Equipment', 'equipment', 'x.equ', 'X.EQU', 'list.lst', '무기', '검.TXT', '.', '..', '', 'sp ace', 'tab\u0001'];
+// Also the edges of the four-bytes-at-a-time scan: @ [ ` { ~ around A-Z and a-z, DEL, a backslash, lengths 1 to 5.
+const SEGMENTS = ['a', 'A', 'b', 'Equipment', 'equipment', 'x.equ', 'X.EQU', 'list.lst', '무기', '검.TXT', '.', '..', '', 'sp ace', 'tab\u0001', 'Z@[`z{~', 'del\u007f', 'back\\slash', 'AbC', 'abcd', 'ABCDE', '...', '.x'];
 
 function randomName(rng: () => number): string {
   const depth = 1 + Math.floor(rng() * 4);
@@ -85,7 +86,7 @@ function randomName(rng: () => number): string {
 }
 
 /** Folders only from FOLDERS and files only from FILES: no folder can have a file's path (the bucketed build). */
-const FOLDERS = ['a', 'A', 'b', 'Equipment', 'equipment', '무기', '.', '..', '', 'sp ace', 'tab\u0001'];
+const FOLDERS = ['a', 'A', 'b', 'Equipment', 'equipment', '무기', '.', '..', '', 'sp ace', 'tab\u0001', 'Z@[`z{~', 'back\\slash', 'abcd', 'ABC'];
 const FILES = ['x.equ', 'X.EQU', 'list.lst', '검.TXT', 'x.equ'];
 
 function randomFileName(rng: () => number): string {
