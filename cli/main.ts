@@ -15,6 +15,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<{ run(argv
   explain: { summary: 'explain the annotations of one script file of a workspace', load: () => import('./commands/explain.js') },
   serve: { summary: 'serve the MCP tools over stdio or Streamable HTTP', load: () => import('./commands/serve.js') },
   site: { summary: 'build the static reference site (Astro) from a snapshot', load: () => import('./commands/site.js') },
+  export: { summary: 'write the tag knowledge for pvfUtility or the pvf-parser-ts VS Code extension', load: () => import('./commands/export.js') },
 };
 
 const USAGE = `Usage: pvfdoc <command> [options]
