@@ -133,7 +133,9 @@ class ArchiveWorkspace<Options> implements Workspace {
   }
 
   async view(): Promise<WorkspaceView> {
-    await this.refresh();
+    // The common case answers without waiting on a promise: no reopen under way and the file on disk
+    // is the version open (one synchronous stat).
+    if (this.closed || this.refreshing || !this.unchangedOnDisk(this.identityOnDisk())) await this.refresh();
     const archive = this.current;
     if (this.closed || !archive) {
       throw new PvfdocError('NO_ARCHIVE', `workspace ${this.workspaceId} has no readable archive: ${this.closed ? 'it is closed' : (this.error ?? 'not open')}`, {
@@ -167,19 +169,27 @@ class ArchiveWorkspace<Options> implements Workspace {
   }
 
   private async check(): Promise<void> {
-    let identity: FileIdentity | null = null;
+    const identity = this.identityOnDisk();
+    if (this.unchangedOnDisk(identity)) return;
+    await this.reopen(identity);
+  }
+
+  /** What the path is on disk now (null: gone or unreadable). */
+  private identityOnDisk(): FileIdentity | null {
     try {
       const st = statSync(this.path, { bigint: true, throwIfNoEntry: false });
-      identity = st ? identityOf(st) : null;
+      return st ? identityOf(st) : null;
     } catch {
-      identity = null;
+      return null;
     }
-    if (this.attempted && !this.bumpedForReopen) {
-      const opened = this.current?.identity ?? null;
-      if (opened && identity && sameIdentity(opened, identity)) return;
-      if (!this.current && this.failedIdentity && identity && sameIdentity(this.failedIdentity, identity)) return;
-    }
-    await this.reopen(identity);
+  }
+
+  /** Whether nothing is to be done for the file found on disk: the version open, or the one that failed to open. */
+  private unchangedOnDisk(identity: FileIdentity | null): boolean {
+    if (!this.attempted || this.bumpedForReopen || !identity) return false;
+    const opened = this.current?.identity ?? null;
+    if (opened) return sameIdentity(opened, identity);
+    return !this.current && this.failedIdentity !== null && sameIdentity(this.failedIdentity, identity);
   }
 
   private async reopen(identity: FileIdentity | null): Promise<void> {
