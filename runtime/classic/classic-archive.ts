@@ -50,6 +50,9 @@ type StringTableResult = { table: StringTable } | { error: PvfdocError } | { mis
 /** Where detection samples when there is no usable stringtable.bin. */
 const NO_STRINGS = { count: 0, bytes: new Uint8Array(0), start: () => 0, end: () => 0 };
 
+/** Largest read into the archive's reused buffer (bigger files are rare and get a buffer of their own). */
+const MAX_TRANSIENT_READ = 1024 * 1024;
+
 /** Extensions of text files that are never compiled scripts, even when they start with B0 D0 (§4.1). */
 const TEXT_EXTENSIONS: ReadonlySet<string> = new Set(['.txt', '.als', '.ui']);
 
@@ -91,6 +94,8 @@ export class ClassicArchive {
   private readonly memo = new DecompileMemo();
   /** Token arrays of decompileBytes (never re-entered: link lookups read n_string.lst without it). */
   private readonly scratch = new TokenScratch();
+  /** Where readText reads a file's bytes (valid until its next read). */
+  private readBuffer = new Uint8Array(64 * 1024);
   /** The decompiler's output buffer and pairing arrays (same rule: one read at a time). */
   private readonly decompileScratch = new DecompileScratch();
   /** The last path resolved by file() and its node: a workspace read resolves the same path twice. */
@@ -191,13 +196,13 @@ export class ClassicArchive {
    * against its CRC. A mismatch is INVALID_ARCHIVE, or STALE_WORKSPACE when the file on disk changed
    * since it was opened.
    */
-  readEntry(entry: number, path: string): Uint8Array {
+  readEntry(entry: number, path: string, transient = false): Uint8Array {
     const length = this.tree.dataLength[entry] as number;
     const expected = this.tree.dataCrc[entry] as number;
     const hash = this.tree.nameHash[entry] as number;
     const block = blockLength(length);
     const position = this.header.dataBase + (this.tree.dataOffset[entry] as number);
-    const bytes = block === 0 ? new Uint8Array(0) : this.source.read(position, block);
+    const bytes = block === 0 ? new Uint8Array(0) : this.source.read(position, block, transient ? this.transientBuffer(block) : undefined);
     if (bytes.length < block) {
       if (this.source.changed()) throw archiveChanged(this.label);
       throw invalidArchiveFile(this.label, path, `truncated: only ${bytes.length} of its ${block} bytes at offset ${position} could be read`);
@@ -214,6 +219,20 @@ export class ClassicArchive {
       });
     }
     return bytes.subarray(0, length);
+  }
+
+  /**
+   * The buffer a transient read goes into (grown up to MAX_TRANSIENT_READ; larger reads get their own):
+   * a random read then allocates no ArrayBuffer, whose external memory would bring on more scavenges.
+   */
+  private transientBuffer(block: number): Uint8Array | undefined {
+    if (block > MAX_TRANSIENT_READ) return undefined;
+    if (block > this.readBuffer.length) {
+      let size = this.readBuffer.length * 2;
+      while (size < block) size *= 2;
+      this.readBuffer = new Uint8Array(size);
+    }
+    return this.readBuffer;
   }
 
   /** Raw bytes of a file (CRC-verified). FILE_NOT_FOUND when absent. */
@@ -237,7 +256,8 @@ export class ClassicArchive {
     const node = this.file(path);
     const cached = this.texts.get(node.entry);
     if (cached) return cached;
-    const bytes = this.readEntry(node.entry, node.path);
+    // Transient: decompiled or decoded before any other read of this kind.
+    const bytes = this.readEntry(node.entry, node.path, true);
     let result: ArchiveText;
     if (this.isCompiled(node.path, bytes)) {
       const decompiled = this.decompileBytes(node.path, bytes);

@@ -12,8 +12,12 @@ export interface ArchiveSource {
   readonly label: string;
   /** Size in bytes when opened. */
   readonly size: number;
-  /** `length` bytes at `position` (fewer only when the source ends early). */
-  read(position: number, length: number): Uint8Array;
+  /**
+   * `length` bytes at `position` (fewer only when the source ends early). With `into` (at least
+   * `length` bytes), a source may read into it and return a view of it, so that a caller that is done
+   * with the bytes before its next read allocates nothing.
+   */
+  read(position: number, length: number, into?: Uint8Array): Uint8Array;
   /** Whether the file on disk is no longer the one opened (written in place since). */
   changed(): boolean;
   close(): Promise<void>;
@@ -57,11 +61,11 @@ class FileSource implements ArchiveSource {
     return Number(this.identity.size);
   }
 
-  read(position: number, length: number): Uint8Array {
+  read(position: number, length: number, into?: Uint8Array): Uint8Array {
     if (this.closed) throw archiveChanged(this.label);
     // Not zero-filled (the open reads ~20 MiB at once): only the bytes the reads fill are ever returned.
     // Unpooled, so each read owns its ArrayBuffer as with Buffer.alloc.
-    const buffer = Buffer.allocUnsafeSlow(length);
+    const buffer = into !== undefined && into.length >= length ? into : Buffer.allocUnsafeSlow(length);
     let total = 0;
     try {
       while (total < length) {
@@ -75,7 +79,7 @@ class FileSource implements ArchiveSource {
         cause,
       });
     }
-    return total === length ? buffer : buffer.subarray(0, total);
+    return total === buffer.length ? buffer : buffer.subarray(0, total);
   }
 
   changed(): boolean {
