@@ -134,6 +134,8 @@ export const RenderingFileInputSchema = z.strictObject({
 });
 
 export const LayerManifestInputSchema = z.strictObject({
+  // An editor's pointer to schemas/layer.schema.json (pvfdoc's own file, so it may carry one; pvfine's files may not).
+  $schema: str().optional(),
   name: str(),
   kind: str().optional(),
   description: str().optional(),
