@@ -17,7 +17,7 @@ import { PvfAnnotationSearchOutputSchema } from '../../runtime/mcp/tools/pvf-ann
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 /** What prepack needs of the checkout; node_modules is linked, not copied. */
-const SOURCES = ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'rules', 'scripts', 'cli', 'runtime', 'build', 'site/build-site.ts', 'site/src/lib'];
+const SOURCES = ['package.json', 'README.md', 'LICENSE', 'tsconfig.json', 'rules', 'schemas', 'scripts', 'cli', 'runtime', 'build', 'site/build-site.ts', 'site/src/lib', 'site/src/browser'];
 
 let work = '';
 let app = '';
@@ -44,7 +44,8 @@ describe('the packed package, installed into an empty folder', () => {
   it('brings no other package: the CLI is one file', async () => {
     expect((await readdir(path.join(app, 'node_modules'))).filter((n) => !n.startsWith('.'))).toEqual(['pvfdoc']);
     const shipped = await readdir(path.join(app, 'node_modules', 'pvfdoc'));
-    expect(shipped.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json', 'rules']);
+    expect(shipped.sort()).toEqual(['LICENSE', 'README.md', 'dist', 'package.json', 'rules', 'schemas']);
+    expect((await readdir(path.join(app, 'node_modules', 'pvfdoc', 'schemas'))).sort()).toEqual(['annotations.schema.json', 'layer.schema.json', 'lists.schema.json', 'rendering.schema.json']);
   });
 
   it('serves the builtin rules over stdio with no build step, and says so once', async () => {
