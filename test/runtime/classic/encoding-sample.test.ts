@@ -131,6 +131,7 @@ describe('encoding detection that stops decoding a loser early', () => {
       expect(verdict.detection.encoding).toBe(reference.encoding);
       expect(verdict.chosenFailures).toBe(reference.failures[reference.encoding]);
       expect(verdict.detection.failures).toEqual(reference.failures);
+      expect(verdict.detection.sampled).toBe(reference.sampled);
       expect(detectEncoding(sample, undefined, chunk)).toEqual(expected);
       if (verdict.detection.source === 'detected' && Object.values(reference.failures).some((n) => n > (reference.failures[reference.encoding] as number))) cut++;
     }
