@@ -28,6 +28,39 @@ export function relationNamed(model: SiteModel, name: string): BundleRelation | 
   return defs.find((r) => r.status === 'effective') ?? defs[defs.length - 1] ?? null;
 }
 
+/** The anchored headings of a document page, in page order: anchor → text. */
+export const DOC_HEADINGS = {
+  content: '内容',
+  description: '说明',
+  summary: '概要',
+  versions: '各版本状态',
+  layout: '标记布局',
+  values: '枚举值',
+  relation: '引用的关联',
+  'used-by': '使用此字段的规则',
+  resolved: '解析后的定义',
+  raw: '原始定义',
+} as const;
+
+export type DocHeading = keyof typeof DOC_HEADINGS;
+
+/** The table of contents of a document page: the headings it shows. */
+export function docToc(doc: BundleDocument, shown: { values: boolean; relation: boolean }): { id: DocHeading; text: string }[] {
+  const present: Record<DocHeading, boolean> = {
+    content: doc.content.trim() !== '',
+    description: doc.description.trim() !== '',
+    summary: true,
+    versions: true,
+    layout: true,
+    values: shown.values,
+    relation: shown.relation,
+    'used-by': doc.kind === 'field',
+    resolved: true,
+    raw: true,
+  };
+  return (Object.keys(DOC_HEADINGS) as DocHeading[]).filter((id) => present[id]).map((id) => ({ id, text: DOC_HEADINGS[id] }));
+}
+
 export function docPageData(model: SiteModel, doc: BundleDocument): DocPageData {
   const relation = doc.relation !== null ? relationNamed(model, doc.relation) : null;
   return {

@@ -6,6 +6,7 @@ import { UNKNOWN_VERSION } from '../../../runtime/bundle/constants.js';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import type { BundleDocument, BundleRelation } from '../../../runtime/bundle/schema.js';
 import { sectionKey, slugOf } from './slug.js';
+import { buildTypeEntry, type TypeEntry } from './type-index.js';
 
 export interface SectionGroup {
   /** Trimmed, lower-cased section name (what search's section filter compares). */
@@ -54,6 +55,9 @@ export interface SiteModel {
   versionColumns: string[];
   /** Per extension (and one row for "any type"): documents effective in each version context that apply to it. */
   matrix: MatrixRow[];
+  /** The file types for the navigation, in `extensions` order, then the entry of the definitions without one. */
+  types: TypeEntry[];
+  typesByExtension: Map<string | null, TypeEntry>;
 }
 
 export function buildSiteModel(bundle: Bundle): SiteModel {
@@ -136,6 +140,7 @@ export function buildSiteModel(bundle: Bundle): SiteModel {
   matrix.push({ extension: null, counts: generic });
   const sections = [...sectionsByKey.values()].sort((a, b) => compare(a.key, b.key));
   const relations = [...relationsByName.values()].sort((a, b) => compare(a.name, b.name));
+  const types = [...extensions.map((e) => buildTypeEntry(e, docsByExtension.get(e) ?? [])), buildTypeEntry(null, anyTypeDocs)];
   return {
     bundle,
     extensions,
@@ -150,6 +155,8 @@ export function buildSiteModel(bundle: Bundle): SiteModel {
     relationsByName,
     versionColumns,
     matrix,
+    types,
+    typesByExtension: new Map(types.map((t) => [t.extension, t])),
   };
 }
 
