@@ -19,7 +19,9 @@ import { loadBundle, resolveCurrentBundleDir, type Bundle } from '../../runtime/
 import { SnapshotDiffSchema, type SnapshotDiff } from '../../runtime/diff/diff-schema.js';
 import { partView, TEXT_SHOWN, valueView, viewTexts } from '../../site/src/lib/change-view.js';
 import { fileTypeName } from '../../site/src/lib/file-types.js';
+import { buildSiteModel } from '../../site/src/lib/model.js';
 import { sectionGroupOf } from '../../site/src/lib/section-groups.js';
+import { SIDEBAR_SECTION_WINDOW, sidebarView } from '../../site/src/lib/sidebar.js';
 import { launchChromium, PageErrors, pvfdocOk, requireChromium, ROOT, serveStatic } from './helpers.js';
 
 // Page functions run in Chromium; this file is compiled without the DOM library, so declare what they use.
@@ -193,6 +195,24 @@ describe('site navigation in headless Chromium', () => {
     expect(await anchor.evaluate((a) => getComputedStyle(a).opacity)).toBe('0');
     await page.hover('h2#summary');
     await expect.poll(() => anchor.evaluate((a) => getComputedStyle(a).opacity)).toBe('1');
+  });
+
+  it('lists only a window of a long group around the current section in a definition page sidebar', () => {
+    const model = buildSiteModel(bundle);
+    const type = model.types.find((t) => t.groups.some((g) => g.sections.length > SIDEBAR_SECTION_WINDOW + 10));
+    const group = type?.groups.find((g) => g.sections.length > SIDEBAR_SECTION_WINDOW + 10);
+    if (!type || !group) throw new Error('the builtin bundle should have a group longer than the sidebar window');
+    for (const at of [0, group.sections.length >> 1, group.sections.length - 1]) {
+      const key = group.sections[at]?.key ?? '';
+      const view = sidebarView(model, { extension: type.extension, sectionKey: key });
+      const shown = view.find((t) => t.current)?.groups.find((g) => g.open);
+      expect(shown?.sections).toHaveLength(SIDEBAR_SECTION_WINDOW);
+      expect(shown?.sections?.filter((s) => s.current)).toHaveLength(1);
+      expect(shown?.hidden).toBe(group.sections.length - SIDEBAR_SECTION_WINDOW);
+    }
+    // The type's own page still lists every section of every group.
+    const all = sidebarView(model, { extension: type.extension, allSections: true }).find((t) => t.current);
+    expect(all?.groups.reduce((n, g) => n + (g.sections?.length ?? 0), 0)).toBe(type.groups.reduce((n, g) => n + g.sections.length, 0));
   });
 
   it('links every level of the breadcrumb', async () => {
