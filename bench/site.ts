@@ -60,7 +60,7 @@ interface Row {
   site: SiteFigures;
   /** Astro's part of each build. */
   astroMs: number[];
-  browser: { loadMs: number[]; searchMs: number[]; query: string; hits: number } | null;
+  browser: { loadMs: number[]; searchMs: number[]; query: string; hits: number; firstResultBytes: number } | null;
 }
 
 async function pvfdoc(argv: string[]): Promise<string> {
@@ -111,7 +111,15 @@ async function browserFigures(name: string, siteDir: string): Promise<Row['brows
       const status = (await page.textContent('#search-status')) ?? '';
       searchMs.push(Number(/用时 ([\d.]+) 毫秒/.exec(status)?.[1] ?? NaN));
     }
-    return { loadMs, searchMs, query, hits };
+    // Every response body (page, style, script, search files) until the first result of 稀有 shows.
+    const fresh = await browser.newPage();
+    const responses: { body(): Promise<Buffer> }[] = [];
+    fresh.on('response', (response) => responses.push(response));
+    await fresh.goto(`${server.url}search/?q=${encodeURIComponent('稀有')}`);
+    await fresh.waitForSelector('#search-results > li', { timeout: 120_000 });
+    let firstResultBytes = 0;
+    for (const response of [...responses]) firstResultBytes += (await response.body()).length;
+    return { loadMs, searchMs, query, hits, firstResultBytes };
   } finally {
     await browser.close();
     await server.close();
@@ -187,8 +195,15 @@ async function main(): Promise<void> {
     log();
     log(
       table(
-        ['snapshot', 'bundle load in Chromium (median of 3)', `first search "${browserRows[0]?.browser?.query ?? ''}" (median)`, 'hits'],
-        browserRows.map((r) => [r.name, fmtMs(median(r.browser?.loadMs ?? [])), fmtMs(median(r.browser?.searchMs ?? [])), String(r.browser?.hits ?? 0)]),
+        ['snapshot', 'bundle load in Chromium (median of 3)', `first search "${browserRows[0]?.browser?.query ?? ''}" (median)`, 'hits', 'fetched before the first result of 稀有', 'of the bundle copy'],
+        browserRows.map((r) => [
+          r.name,
+          fmtMs(median(r.browser?.loadMs ?? [])),
+          fmtMs(median(r.browser?.searchMs ?? [])),
+          String(r.browser?.hits ?? 0),
+          fmtBytes(r.browser?.firstResultBytes ?? 0),
+          `${((100 * (r.browser?.firstResultBytes ?? 0)) / r.site.bundleBytes).toFixed(1)} %`,
+        ]),
       ),
     );
   }

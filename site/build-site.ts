@@ -3,7 +3,9 @@
  * pages (site/src/pages) in this process, reading the bundle named through the environment; esbuild
  * bundles the browser search (site/src/browser/search-app.ts, the runtime's own search code with
  * browser stand-ins for the few Node modules the bundle reader imports); the bundle's files are copied
- * next to the pages, byte for byte, for the browser to load and hash-check.
+ * next to the pages, byte for byte, and beside them the light search files derived from the bundle
+ * (site/src/browser/search-files.ts: a search head and content shards, under a hashed search.json whose
+ * sha256 the search page carries), for the browser to load and hash-check.
  *
  * The caller (cli/commands/site.ts) loads and checks the bundle first, so a missing, corrupt or
  * foreign snapshot fails before Astro starts.
@@ -18,7 +20,8 @@ import type * as EsbuildModule from 'esbuild';
 import { MANIFEST_FILE } from '../runtime/bundle/constants.js';
 import type { Bundle } from '../runtime/bundle/load-bundle.js';
 import { BUNDLE_FILES } from '../runtime/bundle/schema.js';
-import { bundleAssetDir, ENV_BUNDLE_DIR, ENV_CHANGES_FILE, SEARCH_SCRIPT, SITE_STAMP } from './src/lib/assets.js';
+import { bundleAssetDir, ENV_BUNDLE_DIR, ENV_CHANGES_FILE, ENV_SEARCH_MANIFEST, searchAssetDir, SEARCH_SCRIPT, SITE_STAMP } from './src/lib/assets.js';
+import { buildSearchFiles, SEARCH_HEAD_NAME } from './src/browser/search-files.js';
 import { NO_CHANGES_DATA, type ChangesData } from './src/lib/changes.js';
 
 /** A failure of the site build that is the user's to fix (the CLI reports it as one line). */
@@ -55,9 +58,11 @@ export interface BuildSiteResult {
   /** Every file of the site and their total size. */
   files: number;
   bytes: number;
-  /** Size of the browser search script, and of the bundle copy it loads. */
+  /** Size of the browser search script, and of the bundle copy (its six files). */
   searchScriptBytes: number;
   bundleBytes: number;
+  /** The light search files: all of them, the head, and the content shards. */
+  searchFiles: { files: number; bytes: number; headBytes: number; shards: number };
   timings: { astroMs: number; searchScriptMs: number; totalMs: number };
 }
 
@@ -95,12 +100,20 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
 
   const work = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-site-'));
   const cleanup = [work];
-  const saved = { bundle: process.env[ENV_BUNDLE_DIR], changes: process.env[ENV_CHANGES_FILE], telemetry: process.env.ASTRO_TELEMETRY_DISABLED };
+  const saved = {
+    bundle: process.env[ENV_BUNDLE_DIR],
+    changes: process.env[ENV_CHANGES_FILE],
+    search: process.env[ENV_SEARCH_MANIFEST],
+    telemetry: process.env.ASTRO_TELEMETRY_DISABLED,
+  };
   try {
     const changesFile = path.join(work, 'changes.json');
     await writeFile(changesFile, JSON.stringify(options.changes ?? NO_CHANGES_DATA));
+    // Before the pages: the search page carries the sha256 of search.json.
+    const search = buildSearchFiles(bundle, await readFile(path.join(bundle.dir, MANIFEST_FILE)));
     process.env[ENV_BUNDLE_DIR] = path.resolve(bundle.dir);
     process.env[ENV_CHANGES_FILE] = changesFile;
+    process.env[ENV_SEARCH_MANIFEST] = search.manifestSha256;
     process.env.ASTRO_TELEMETRY_DISABLED = '1';
 
     const astro = await importDevDependency<typeof AstroModule>('astro');
@@ -138,6 +151,10 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
     const bundleDir = path.join(outDir, bundleAssetDir(bundle.rulesRevision));
     await mkdir(bundleDir, { recursive: true });
     for (const name of [MANIFEST_FILE, ...BUNDLE_FILES]) await copyFile(path.join(bundle.dir, name), path.join(bundleDir, name));
+    const bundleBytes = (await folderStats(bundleDir)).bytes;
+    const searchDir = path.join(outDir, searchAssetDir(bundle.rulesRevision, search.dirName));
+    await mkdir(searchDir, { recursive: true });
+    for (const [name, text] of search.files) await writeFile(path.join(searchDir, name), text);
     await writeFile(path.join(outDir, SITE_STAMP), `${JSON.stringify({ generator: 'pvfdoc site', rulesRevision: bundle.rulesRevision, base })}\n`);
 
     const stats = await folderStats(outDir);
@@ -149,12 +166,19 @@ export async function buildSite(options: BuildSiteOptions): Promise<BuildSiteRes
       files: stats.files,
       bytes: stats.bytes,
       searchScriptBytes: (await stat(path.join(outDir, SEARCH_SCRIPT))).size,
-      bundleBytes: (await folderStats(bundleDir)).bytes,
+      bundleBytes,
+      searchFiles: {
+        files: search.files.size,
+        bytes: (await folderStats(searchDir)).bytes,
+        headBytes: Buffer.byteLength(search.files.get(SEARCH_HEAD_NAME) ?? ''),
+        shards: search.files.size - 2,
+      },
       timings: { astroMs, searchScriptMs, totalMs: performance.now() - started },
     };
   } finally {
     restoreEnv(ENV_BUNDLE_DIR, saved.bundle);
     restoreEnv(ENV_CHANGES_FILE, saved.changes);
+    restoreEnv(ENV_SEARCH_MANIFEST, saved.search);
     restoreEnv('ASTRO_TELEMETRY_DISABLED', saved.telemetry);
     for (const dir of cleanup) await rm(dir, { recursive: true, force: true });
   }

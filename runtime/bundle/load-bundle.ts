@@ -13,6 +13,9 @@
  * A damaged file is always refused with INVALID_BUNDLE naming it, at the step that reads it; hashes are
  * checked at load, so a file changed on disk is refused at load. A hot reload reads the documents and
  * values before it swaps (watch-current.ts), so it refuses those as before.
+ *
+ * `openSearchBundle` opens only what search reads, with documents from elsewhere: the site's light
+ * search, which never fetches documents.json (docs/site.md, *Search*).
  */
 import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -119,6 +122,134 @@ export async function loadBundle(dir: string): Promise<Bundle> {
 
 /** Opens a bundle from a file reader (disk, or the in-memory output of a build). */
 export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
+  const { manifest, checkedData, parse } = openFiles(readBundleFile);
+  const relationsFile = parse('relations.json', RelationsFileSchema);
+  const renderingFile = parse('rendering.json', RenderingFileSchema);
+  const { ids, searchIndex, indexError } = openIndex(parse);
+
+  // Dropped once the documents are read: the bundle then holds no copy of the file.
+  let documentsData: string | Uint8Array | null = checkedData('documents.json');
+  const readDocuments = (data: string | Uint8Array): DocumentsBody => {
+    const body = parseDocuments(data, (text) => parse('documents.json', DocumentsFileSchema, text));
+    const { documents } = body;
+    if (ids.length !== documents.length || documents.some((d, i) => d.documentId !== ids[i])) {
+      throw indexError('its documentIds do not list the documents of documents.json in order');
+    }
+    return body;
+  };
+  let body: DocumentsBody | PvfdocError | undefined;
+  const documentsBody = (): DocumentsBody => {
+    if (body === undefined) {
+      try {
+        body = readDocuments(documentsData ?? '');
+      } catch (error) {
+        // Kept: every later use fails the same way, and nothing parses the file again.
+        if (!(error instanceof PvfdocError)) throw error;
+        body = error;
+      }
+      documentsData = null;
+    }
+    if (body instanceof PvfdocError) throw body;
+    return body;
+  };
+  // In memory (a build) the documents are parsed now. From disk, only the ids
+  // are looked up in the bytes, so a bundle whose index does not follow its documents is still refused
+  // at load; when they do not match (or cannot be found that way), the documents are read now too.
+  if (typeof documentsData === 'string' || !sameIds(storedDocumentIds(documentsData), ids)) {
+    documentsBody();
+  }
+
+  const valuesOf = openValues(checkedData, parse);
+  let searchTexts: SearchTexts | undefined;
+  return {
+    dir,
+    manifest,
+    rulesRevision: manifest.rulesRevision,
+    get documents() {
+      return documentsBody().documents;
+    },
+    get documentsById() {
+      return documentsBody().documentsById;
+    },
+    get positionById() {
+      return documentsBody().positionById;
+    },
+    get ruleOrder() {
+      return documentsBody().ruleOrder;
+    },
+    relations: relationsFile.relations,
+    relationsByName: new Map(relationsFile.relations.map((r) => [r.name, r])),
+    rendering: renderingFile.rules,
+    searchIndex,
+    get searchTexts() {
+      searchTexts ??= new SearchTexts(documentsBody().documents, valuesOf);
+      return searchTexts;
+    },
+    valuesOf,
+  };
+}
+
+/**
+ * Opens the part of a bundle that search reads, with documents the caller brings: the site's light
+ * search builds them from its search head (title, filters, status; content fetched in shards later),
+ * so the browser never fetches documents.json or rendering.json. manifest.json, relations.json,
+ * search-index.json and values.json are read and checked as by `openBundle`; `documentsOf` gets the
+ * index's documentIds and must return the documents in that order. `ruleOrder` and `rendering` are not part of it and throw when read.
+ * The search texts read each document's content only when a search looks at it (search-text.ts).
+ */
+export function openSearchBundle(
+  readBundleFile: (name: SearchBundleFileName) => string | Uint8Array,
+  documentsOf: (documentIds: readonly string[]) => BundleDocument[],
+): Bundle {
+  const { manifest, checkedData, parse } = openFiles(readBundleFile as BundleFileReader);
+  const relationsFile = parse('relations.json', RelationsFileSchema);
+  const { ids, searchIndex, indexError } = openIndex(parse);
+  const documents = documentsOf(ids);
+  if (ids.length !== documents.length || documents.some((d, i) => d.documentId !== ids[i])) {
+    throw indexError('its documentIds do not list the documents given to the search bundle in order');
+  }
+  const valuesOf = openValues(checkedData, parse);
+  const positionById = new Map<string, number>();
+  const documentsById = new Map<string, BundleDocument>();
+  documents.forEach((d, i) => {
+    positionById.set(d.documentId, i);
+    documentsById.set(d.documentId, d);
+  });
+  const notHere = (what: string) =>
+    new PvfdocError('INVALID_BUNDLE', `${what} is not part of a search bundle (openSearchBundle)`, { hint: 'Open the whole bundle with loadBundle or openBundle.' });
+  let searchTexts: SearchTexts | undefined;
+  return {
+    dir: '',
+    manifest,
+    rulesRevision: manifest.rulesRevision,
+    documents,
+    documentsById,
+    positionById,
+    get ruleOrder(): Record<string, string[]> {
+      throw notHere('ruleOrder (documents.json)');
+    },
+    relations: relationsFile.relations,
+    relationsByName: new Map(relationsFile.relations.map((r) => [r.name, r])),
+    get rendering(): RenderingRule[] {
+      throw notHere('rendering.json');
+    },
+    searchIndex,
+    get searchTexts() {
+      searchTexts ??= new SearchTexts(documents, valuesOf, { deferredContent: true });
+      return searchTexts;
+    },
+    valuesOf,
+  };
+}
+
+/** The files `openSearchBundle` reads. */
+export const SEARCH_BUNDLE_FILES = [MANIFEST_FILE, 'relations.json', 'search-index.json', 'values.json'] as const;
+export type SearchBundleFileName = (typeof SEARCH_BUNDLE_FILES)[number];
+
+type ParseBundleFile = <T>(name: BundleFileName, schema: z.ZodType<T>, text?: string) => T;
+
+/** The manifest (schema version and tokenizer checked first), and readers that check each file's hash and schema. */
+function openFiles(readBundleFile: BundleFileReader): { manifest: Manifest; checkedData: (name: BundleFileName) => string | Uint8Array; parse: ParseBundleFile } {
   const manifest = parseManifest(asText(readBundleFile(MANIFEST_FILE)));
   // Before any file is parsed, so a bundle from another tokenizer gets this message, not a schema error.
   if (manifest.tokenizer.id !== TOKENIZER.id || manifest.tokenizer.version !== TOKENIZER.version) {
@@ -156,89 +287,35 @@ export function openBundle(readBundleFile: BundleFileReader, dir = ''): Bundle {
     }
     return result.data;
   };
+  return { manifest, checkedData, parse };
+}
 
-  const relationsFile = parse('relations.json', RelationsFileSchema);
-  const renderingFile = parse('rendering.json', RenderingFileSchema);
+/** search-index.json: its document ids and the loaded postings. */
+function openIndex(parse: ParseBundleFile): { ids: string[]; searchIndex: SearchIndex; indexError: (message: string, cause?: unknown) => PvfdocError } {
   const indexFile = parse('search-index.json', SearchIndexFileSchema);
   const indexError = (message: string, cause?: unknown) =>
     new PvfdocError('INVALID_BUNDLE', `search-index.json cannot be loaded: ${message}`, { data: { file: 'search-index.json' }, cause });
   const ids = indexFile.documentIds;
-  let searchIndex: SearchIndex;
   try {
     if (indexFile.tokenizer.id !== TOKENIZER.id || indexFile.tokenizer.version !== TOKENIZER.version) {
       throw new Error(`its tokenizer ${indexFile.tokenizer.id}@${indexFile.tokenizer.version} differs from the manifest's`);
     }
-    searchIndex = loadSearchIndex(indexFile.terms, ids.length);
+    return { ids, searchIndex: loadSearchIndex(indexFile.terms, ids.length), indexError };
   } catch (cause) {
     throw indexError((cause as Error).message, cause);
   }
+}
 
-  // Dropped once the documents are read: the bundle then holds no copy of the file.
-  let documentsData: string | Uint8Array | null = checkedData('documents.json');
-  const readDocuments = (data: string | Uint8Array): DocumentsBody => {
-    const body = parseDocuments(data, (text) => parse('documents.json', DocumentsFileSchema, text));
-    const { documents } = body;
-    if (ids.length !== documents.length || documents.some((d, i) => d.documentId !== ids[i])) {
-      throw indexError('its documentIds do not list the documents of documents.json in order');
-    }
-    return body;
-  };
-  let body: DocumentsBody | PvfdocError | undefined;
-  const documentsBody = (): DocumentsBody => {
-    if (body === undefined) {
-      try {
-        body = readDocuments(documentsData ?? '');
-      } catch (error) {
-        // Kept: every later use fails the same way, and nothing parses the file again.
-        if (!(error instanceof PvfdocError)) throw error;
-        body = error;
-      }
-      documentsData = null;
-    }
-    if (body instanceof PvfdocError) throw body;
-    return body;
-  };
-  // In memory (a build, the site in a browser) the documents are parsed now. From disk, only the ids
-  // are looked up in the bytes, so a bundle whose index does not follow its documents is still refused
-  // at load; when they do not match (or cannot be found that way), the documents are read now too.
-  if (typeof documentsData === 'string' || !sameIds(storedDocumentIds(documentsData), ids)) {
-    documentsBody();
-  }
-
-  // values.json is parsed on first use, but its hash is checked now: a damaged bundle is refused at
-  // load (and by a hot reload), never in the middle of a request.
+/**
+ * valuesOf over values.json. The file is parsed on first use, but its hash is checked now: a damaged
+ * bundle is refused at load (and by a hot reload), never in the middle of a request.
+ */
+function openValues(checkedData: (name: BundleFileName) => string | Uint8Array, parse: ParseBundleFile): Bundle['valuesOf'] {
   const valuesData = checkedData('values.json');
   let values: Record<string, [string, string][]> | undefined;
-  const valuesOf = (documentId: string): readonly (readonly [string, string])[] => {
+  return (documentId) => {
     values ??= parse('values.json', ValuesFileSchema, asText(valuesData)).values;
     return values[documentId] ?? [];
-  };
-  let searchTexts: SearchTexts | undefined;
-  return {
-    dir,
-    manifest,
-    rulesRevision: manifest.rulesRevision,
-    get documents() {
-      return documentsBody().documents;
-    },
-    get documentsById() {
-      return documentsBody().documentsById;
-    },
-    get positionById() {
-      return documentsBody().positionById;
-    },
-    get ruleOrder() {
-      return documentsBody().ruleOrder;
-    },
-    relations: relationsFile.relations,
-    relationsByName: new Map(relationsFile.relations.map((r) => [r.name, r])),
-    rendering: renderingFile.rules,
-    searchIndex,
-    get searchTexts() {
-      searchTexts ??= new SearchTexts(documentsBody().documents, valuesOf);
-      return searchTexts;
-    },
-    valuesOf,
   };
 }
 

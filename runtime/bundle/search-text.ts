@@ -2,6 +2,10 @@
  * Per-bundle text that search checks query words against: every searchable field lower-cased once, the
  * enum keys and labels of a document joined into one lower-cased text, and the query-independent part
  * of the ranking order. Built lazily, on the first search of a bundle, and kept on the bundle object.
+ *
+ * With `deferredContent` (the site's light search, whose documents fetch their content in shards) a
+ * document's content is read and lower-cased only when a search looks at it, and never kept: a read
+ * before the content has arrived must not leave an empty text behind.
  */
 import type { BundleDocument } from './schema.js';
 import { matchSectionPattern } from '../script/match-glob.js';
@@ -43,6 +47,11 @@ interface ValuesText {
  */
 type FilterKey = 'kind' | 'targetKind' | 'annotationType' | 'relation' | 'section' | 'extension' | 'trust';
 
+export interface SearchTextsOptions {
+  /** Read each document's content when a search looks at it, not when the texts are built. */
+  deferredContent?: boolean;
+}
+
 export class SearchTexts {
   private texts: DocumentText[] | undefined;
   private everyPosition: Int32Array | undefined;
@@ -53,11 +62,12 @@ export class SearchTexts {
   constructor(
     private readonly documents: readonly BundleDocument[],
     private readonly valuesOf: (documentId: string) => readonly (readonly [string, string])[],
+    private readonly options: SearchTextsOptions = {},
   ) {}
 
   /** The lower-cased fields of every document, by position. */
   all(): readonly DocumentText[] {
-    this.texts ??= this.documents.map(toDocumentText);
+    this.texts ??= this.documents.map(this.options.deferredContent ? (doc) => new DeferredContentText(doc) : (doc) => toDocumentText(doc));
     return this.texts;
   }
 
@@ -153,7 +163,7 @@ export class SearchTexts {
   }
 }
 
-function toDocumentText(doc: BundleDocument): DocumentText {
+function toDocumentText(doc: BundleDocument, content = doc.content.toLowerCase()): DocumentText {
   return {
     id: doc.id.toLowerCase(),
     title: doc.title.toLowerCase(),
@@ -161,13 +171,49 @@ function toDocumentText(doc: BundleDocument): DocumentText {
     fieldId: (doc.fieldId ?? '').toLowerCase(),
     relation: (doc.relation ?? '').toLowerCase(),
     description: doc.description.toLowerCase(),
-    content: doc.content.toLowerCase(),
+    content,
     labels: extensionLabels(doc).toLowerCase(),
     titleKey: doc.title.trim().toLowerCase(),
     sectionKey: doc.section === null ? null : foldSectionName(doc.section.trim()),
     sectionPattern: doc.targetKind === 'path' ? null : doc.resolved.target.sectionPattern,
     extensions: doc.match.extensions.map((e) => e.toLowerCase()),
   };
+}
+
+/** A document's text whose content is lower-cased from the document each time it is read. */
+class DeferredContentText implements DocumentText {
+  readonly id: string;
+  readonly title: string;
+  readonly section: string;
+  readonly fieldId: string;
+  readonly relation: string;
+  readonly description: string;
+  readonly labels: string;
+  readonly titleKey: string;
+  readonly sectionKey: string | null;
+  readonly sectionPattern: string | null;
+  readonly extensions: string[];
+  readonly #doc: BundleDocument;
+
+  constructor(doc: BundleDocument) {
+    const text = toDocumentText(doc, '');
+    this.id = text.id;
+    this.title = text.title;
+    this.section = text.section;
+    this.fieldId = text.fieldId;
+    this.relation = text.relation;
+    this.description = text.description;
+    this.labels = text.labels;
+    this.titleKey = text.titleKey;
+    this.sectionKey = text.sectionKey;
+    this.sectionPattern = text.sectionPattern;
+    this.extensions = text.extensions;
+    this.#doc = doc;
+  }
+
+  get content(): string {
+    return this.#doc.content.toLowerCase();
+  }
 }
 
 /**

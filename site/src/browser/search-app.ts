@@ -1,21 +1,24 @@
 /**
- * The site's search (browser entry, bundled by esbuild into _pvfdoc/search.js). It loads the bundle's
- * own files, opens them with the server's reader and runs `searchDocuments`, the code behind the MCP tool
- * pvf_annotation_search, with the tool's own input schema: same documents, same order. The query and
- * filters live in the page URL (?q=&section=&path=&kind=&v=&status=&ext=&type=&trust=), so a search is a link.
- * Rule text is only ever set as text (textContent), never parsed as HTML.
+ * The site's search (browser entry, bundled by esbuild into _pvfdoc/search.js). It opens the light
+ * search (fetch-bundle.ts: the bundle's index, values and relations, the search head; contents in
+ * shards when a search reads them) with the server's reader and runs `searchDocuments`, the code behind
+ * the MCP tool pvf_annotation_search, with the tool's own input schema: same documents, same order. The
+ * query and filters live in the page URL (?q=&section=&path=&kind=&v=&status=&ext=&type=&trust=), so a
+ * search is a link. Rule text is only ever set as text (textContent), never parsed as HTML.
  */
-import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { searchDocuments } from '../../../runtime/search/search-documents.js';
 import { SearchInputSchema, type SearchItem, type SearchOutput } from '../../../runtime/search/search-schema.js';
 import { ANNOTATION_TYPE_LABEL, KIND_LABEL, label, STATE_LABEL, TRUST_LABEL } from '../lib/labels.js';
 import { paths } from '../lib/slug.js';
-import { fetchBundle } from './fetch-bundle.js';
+import { openLightSearch, type LightSearch } from './fetch-bundle.js';
+import { SearchFilesError } from './search-files.js';
 
 /** Items per page of results. */
 const PAGE = 50;
 /** URL parameters the search page understands, in the order they are written back. */
 const PARAMS = ['q', 'path', 'pathKind', 'section', 'kind', 'type', 'trust', 'ext', 'v', 'status'] as const;
+/** Where the filters fold into 筛选 (the page's style uses the same width). */
+const NARROW = '(max-width: 40rem)';
 
 /** The tool input of a set of URL parameters (unknown or empty ones left out); version "all" by default. */
 export function searchInputOf(params: URLSearchParams): Record<string, unknown> {
@@ -87,6 +90,30 @@ function formParams(form: HTMLFormElement): URLSearchParams {
   return params;
 }
 
+/** How many filters (everything but the query) the parameters set. */
+function filterCount(params: URLSearchParams): number {
+  return PARAMS.filter((name) => name !== 'q' && params.has(name)).length;
+}
+
+/** Open on wide screens; on narrow ones folded until asked for, with the number of filters in use shown. */
+function keepFilters(app: HTMLElement, form: HTMLFormElement): void {
+  const details = app.querySelector('#search-filters');
+  const count = app.querySelector('#search-filter-count');
+  if (!(details instanceof HTMLDetailsElement)) return;
+  const narrow = matchMedia(NARROW);
+  const showCount = () => {
+    const n = filterCount(formParams(form));
+    if (count) count.textContent = n > 0 ? `（已设 ${n} 项）` : '';
+  };
+  // The page leaves it folded (its style shows it on wide screens until now).
+  details.open = !narrow.matches;
+  narrow.addEventListener('change', () => {
+    details.open = !narrow.matches;
+  });
+  form.addEventListener('input', showCount);
+  showCount();
+}
+
 async function main(app: HTMLElement): Promise<void> {
   const form = app.querySelector('form') as HTMLFormElement;
   const status = app.querySelector('#search-status') as HTMLElement;
@@ -97,57 +124,82 @@ async function main(app: HTMLElement): Promise<void> {
     status.dataset.state = state;
     status.textContent = text;
   };
+  const failure = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
   let params = new URLSearchParams(location.search);
   fillForm(form, params);
+  keepFilters(app, form);
   setStatus('loading', '正在载入规则索引…');
-  let bundle: Bundle;
+  let light: LightSearch;
   try {
     const started = performance.now();
-    bundle = await fetchBundle(new URL(app.dataset.bundle ?? '', location.href).href);
+    light = await openLightSearch({
+      bundleUrl: new URL(app.dataset.bundle ?? '', location.href).href,
+      searchUrl: new URL(app.dataset.search ?? '', location.href).href,
+      manifestSha256: app.dataset.searchSha256 ?? '',
+    });
     app.dataset.loadMs = String(Math.round(performance.now() - started));
   } catch (error) {
-    setStatus('error', `规则索引载入失败：${error instanceof Error ? error.message : String(error)}`);
+    setStatus('error', `规则索引载入失败：${failure(error)}`);
     return;
   }
+  const { bundle } = light;
 
   let input: Record<string, unknown> = {};
   let next: string | null = null;
   let runs = 0;
-  const show = (append: boolean) => {
+  // The newest search; an older one that finishes later (its shards took longer) is dropped.
+  let latest = 0;
+  const finish = () => {
+    const fetched = light.fetched();
+    app.dataset.bytes = String(fetched.bytes);
+    app.dataset.shards = `${fetched.shards}/${fetched.of}`;
     // Counts finished searches, so a script (or a test) can wait for the answer to a new query.
     app.dataset.runs = String(++runs);
+  };
+  const show = async (append: boolean) => {
+    const ticket = ++latest;
     more.hidden = true;
-    if (!append) list.replaceChildren();
     if (!append && !hasCriteria(params)) {
+      list.replaceChildren();
       setStatus('idle', '输入关键词，或按段、文件路径、类型筛选。');
       app.dataset.total = '';
+      finish();
       return;
     }
     let result: SearchOutput;
     const started = performance.now();
+    setStatus('searching', '正在搜索…');
     try {
       const parsed = SearchInputSchema.parse(append && next !== null ? { ...input, cursor: next } : input);
-      result = searchDocuments(bundle, parsed);
+      result = await light.run(() => searchDocuments(bundle, parsed));
     } catch (error) {
-      // A PvfdocError carries the fix in `hint` (checked by shape: site/ imports only runtime/bundle and runtime/search).
-      const hint = error instanceof Error && 'hint' in error && typeof error.hint === 'string' ? ` ${error.hint}` : '';
-      const message = error instanceof Error ? `${error.message}${hint}` : String(error);
-      setStatus('error', `搜索条件有误：${message}`);
+      if (ticket !== latest) return;
+      if (!append) list.replaceChildren();
+      if (error instanceof SearchFilesError) setStatus('error', `规则内容载入失败：${failure(error)}`);
+      else {
+        // A PvfdocError carries the fix in `hint` (checked by shape: site/ imports only runtime/bundle and runtime/search).
+        const hint = error instanceof Error && 'hint' in error && typeof error.hint === 'string' ? ` ${error.hint}` : '';
+        setStatus('error', `搜索条件有误：${failure(error)}${hint}`);
+      }
+      finish();
       return;
     }
+    if (ticket !== latest) return;
     const ms = performance.now() - started;
+    if (!append) list.replaceChildren();
     for (const item of result.items) list.append(renderItem(item, base));
     next = result.nextCursor;
     more.hidden = next === null;
     app.dataset.total = String(result.totalMatches);
     const shown = list.children.length;
     setStatus('done', result.totalMatches === 0 ? '没有找到匹配的规则。可以减少关键词或筛选条件。' : `共 ${result.totalMatches} 条结果，显示前 ${shown} 条（用时 ${ms.toFixed(1)} 毫秒，规则版本 ${result.rulesRevision}）。`);
+    finish();
   };
   const runFromParams = () => {
     input = searchInputOf(params);
     next = null;
-    show(false);
+    void show(false);
   };
 
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -166,7 +218,7 @@ async function main(app: HTMLElement): Promise<void> {
     clearTimeout(timer);
     timer = setTimeout(update, 200);
   });
-  more.addEventListener('click', () => show(true));
+  more.addEventListener('click', () => void show(true));
   runFromParams();
 }
 
