@@ -239,9 +239,14 @@ describe('site navigation in headless Chromium', () => {
     }
   });
 
-  it('links the rule-file schemas from the footer', async () => {
+  it('links the rule-file schemas and llms.txt from the footer', async () => {
     await page.goto(server.url);
-    const links = await page.$$eval('footer a[href]', (as) => as.map((a) => a.getAttribute('href') ?? ''));
+    const all = await page.$$eval('footer a[href]', (as) => as.map((a) => a.getAttribute('href') ?? ''));
+    expect(all.pop()).toBe('/llms.txt');
+    const llms = await fetch(new URL('/llms.txt', server.url));
+    expect(llms.status).toBe(200);
+    expect(await llms.text()).toMatch(/^# /);
+    const links = all;
     expect(links).toEqual(['annotations', 'lists', 'rendering', 'layer'].map((name) => `/schemas/${name}.schema.json`));
     for (const href of links) {
       const response = await fetch(new URL(href, server.url));
