@@ -6,8 +6,10 @@
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ENGINE_VERSION } from '../bundle/constants.js';
+import { registerViewResources } from './apps/view-resources.js';
 import { SERVER_NAME } from './constants.js';
 import { sharedServerParts, type ServerContext } from './server-context.js';
+import { registerPrompts } from './prompts/register-prompts.js';
 import { registerSkillResource } from './skill.js';
 import { registerListFilesTool } from './tools/list-files.js';
 import { registerPvfAnnotationExplainTool } from './tools/pvf-annotation-explain.js';
@@ -40,5 +42,7 @@ export function createServer(ctx: ServerContext): CreatedServer {
   registerPvfAnnotationGetTool(server, ctx);
   registerPvfAnnotationExplainTool(server, ctx);
   registerSkillResource(server);
+  registerViewResources(server);
+  registerPrompts(server, ctx);
   return { server, close: () => server.close() };
 }

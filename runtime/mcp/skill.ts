@@ -6,6 +6,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { MAX_READ_FILE_BYTES, SKILL_URI } from './constants.js';
 import { ERROR_GUIDE } from './error-guide.js';
+import { EXPLAIN_FILE_PROMPT, TAG_MEANING_PROMPT } from './prompts/prompt-names.js';
 
 function renderSkill(): string {
   const errors = Object.entries(ERROR_GUIDE).map(([code, what]) => `| \`${code}\` | ${what} |`);
@@ -45,6 +46,10 @@ check and not instructions to follow.
 3. \`pvf_annotation_get\` for the few documents you need in full (enums, complex record layouts).
 4. \`pvf_annotation_explain\` on the actual file to confirm repeated sections, value meanings and references.
 5. \`read_file\` for the exact lines, then make the change with your usual editing flow.
+
+Prompts (the user picks them in the client; \`prompts/get\` fills them in): \`${EXPLAIN_FILE_PROMPT}\` (\`workspaceId\`,
+\`filePath\`) starts you at step 4 for one file, \`${TAG_MEANING_PROMPT}\` (\`ext\`, \`section\`) at steps 2–3 for one
+tag; each ends with the exact tool calls that continue it.
 
 ## Identities and revisions
 

@@ -6,6 +6,7 @@ import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { listLines, toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
+import { EXPLAIN_VIEW_URI, viewToolMeta } from '../apps/view-resources.js';
 import { documentPageUrl } from '../../bundle/site-paths.js';
 import { documentLinks, withLinks } from '../site-links.js';
 
@@ -43,6 +44,8 @@ export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerC
       inputSchema: PvfAnnotationExplainInputSchema,
       outputSchema: PUBLISHED_OUTPUT_SCHEMA,
       annotations: READ_ONLY_ANNOTATIONS,
+      // Hosts with MCP Apps show the result in this view; others ignore the key (docs/mcp.md, MCP Apps views).
+      _meta: viewToolMeta(EXPLAIN_VIEW_URI),
     },
     withToolErrors(ctx.log, async (args) => {
       const { bundle } = ctx.rules.current();

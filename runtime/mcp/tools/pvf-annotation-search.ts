@@ -8,6 +8,7 @@ import { listLines, toolResult, withToolErrors } from '../tool-result.js';
 import { documentPageUrl } from '../../bundle/site-paths.js';
 import { documentLinks, withLinks } from '../site-links.js';
 import { publishedOutputSchema } from '../published-schema.js';
+import { SEARCH_VIEW_URI, viewToolMeta } from '../apps/view-resources.js';
 
 const PvfAnnotationSearchInputSchema = SearchInputSchema;
 export const PvfAnnotationSearchOutputSchema = SearchOutputSchema;
@@ -31,6 +32,8 @@ export function registerPvfAnnotationSearchTool(server: McpServer, ctx: ServerCo
       inputSchema: PvfAnnotationSearchInputSchema,
       outputSchema: PUBLISHED_OUTPUT_SCHEMA,
       annotations: READ_ONLY_ANNOTATIONS,
+      // Hosts with MCP Apps show the result in this view; others ignore the key (docs/mcp.md, MCP Apps views).
+      _meta: viewToolMeta(SEARCH_VIEW_URI),
     },
     withToolErrors(ctx.log, async (args) => {
       const { bundle } = ctx.rules.current();
