@@ -18,7 +18,8 @@ import { DecompileMemo } from './decompile-memo.js';
 import { HEADER_PROBE_BYTES, parseClassicHeader, type ClassicHeader } from './header.js';
 import { NameIndex, type DirNode, type FileNode } from './name-index.js';
 import { isCompiledScript, readScriptTokens, TokenScratch, TokenType } from './script-tokens.js';
-import { N_STRING_PATH, parseNStringList, parseStrTable, strPathOf, type NStringList } from './string-links.js';
+import { N_STRING_PATH, parseNStringList, strPathOf, type NStringList } from './string-links.js';
+import { openStrTable, type StrTable } from './str-table.js';
 import { decodeStringTable, parseStringTable, STRINGTABLE_PATH, type RawStringTable, type StringTable } from './stringtable-bin.js';
 import { decodeTextFile, detectEncodingIn, normalizeEncodingName, type EncodingDetection } from './text-encoding.js';
 import { decodeTree, type TreeEntries } from './tree.js';
@@ -89,7 +90,7 @@ export class ClassicArchive {
   private readonly source: ArchiveSource;
   private readonly stringTableResult: StringTableResult;
   private nStringList: NStringList | { missing: string } | undefined;
-  private readonly strTables = new Map<string, Map<string, string> | { missing: string }>();
+  private readonly strTables = new Map<string, StrTable | { missing: string }>();
   private readonly texts = new LruCache<number, ArchiveText>(TEXT_CACHE_UNITS, (text) => text.text.length, MAX_CACHED_TEXT_UNITS);
   private readonly memo = new DecompileMemo();
   /** Token arrays of decompileBytes (never re-entered: link lookups read n_string.lst without it). */
@@ -354,13 +355,14 @@ export class ClassicArchive {
     return (this.nStringList = parseNStringList(pairs));
   }
 
-  private loadStrTable(path: string): Map<string, string> | { missing: string } {
+  private loadStrTable(path: string): StrTable | { missing: string } {
     const cached = this.strTables.get(path);
     if (cached) return cached;
     const node = this.fileAt(foldPath(path));
-    let table: Map<string, string> | { missing: string };
+    let table: StrTable | { missing: string };
     if (!node) table = { missing: `${path} is not in the archive` };
-    else table = parseStrTable(decodeTextFile(this.readEntry(node.entry, node.path), this.encoding.encoding).text);
+    // The table keeps the file's bytes (its own read, never the reused buffer) and decodes on lookup.
+    else table = openStrTable(this.readEntry(node.entry, node.path), this.encoding.encoding);
     this.strTables.set(path, table);
     return table;
   }
