@@ -50,8 +50,33 @@ function toBuffer(bytes: Uint8Array): Buffer {
 
 const utf8Lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 
-/** Decodes bytes leniently (invalid sequences become U+FFFD). */
+/**
+ * Encodings that read every byte below 0x80 as ASCII and never make one part of a longer sequence:
+ * text of such bytes alone is the same string in all of them.
+ */
+const ASCII_COMPATIBLE: ReadonlySet<string> = new Set(['cp936', 'cp949', 'cp950', 'utf-8']);
+
+/** Strings up to this long are made from their bytes in JavaScript; longer ones through a Buffer. */
+const SHORT_ASCII = 32;
+
+/** The string of bytes that are all below 0x80, or null when one is not. */
+function asciiText(bytes: Uint8Array): string | null {
+  const n = bytes.length;
+  for (let i = 0; i < n; i++) if ((bytes[i] as number) >= 0x80) return null;
+  if (n <= SHORT_ASCII) return String.fromCharCode.apply(null, bytes as unknown as number[]);
+  return toBuffer(bytes).toString('latin1');
+}
+
+/**
+ * Decodes bytes leniently (invalid sequences become U+FFFD). ASCII bytes in an ASCII-compatible
+ * encoding skip the codec: most strings of a string table are tag names, paths and numbers, and a
+ * codec call costs several times their decoding.
+ */
 export function decodeText(bytes: Uint8Array, encoding: string): string {
+  if (ASCII_COMPATIBLE.has(encoding)) {
+    const ascii = asciiText(bytes);
+    if (ascii !== null) return ascii;
+  }
   if (encoding === 'utf-8') return utf8Lenient.decode(bytes);
   return iconv.decode(toBuffer(bytes), encoding, { stripBOM: false });
 }

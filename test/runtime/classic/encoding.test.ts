@@ -2,9 +2,11 @@
  * Text encodings (pvf-classic-format §6.2, §6.3): detection among cp950, cp936, cp949 and utf-8 from
  * stringtable.bin, the override, CP949 names, text files with and without a BOM.
  */
+import iconv from 'iconv-lite';
 import { describe, expect, it } from 'vitest';
 import { openClassicArchiveBytes } from '../../../runtime/classic/classic-archive.js';
-import { detectEncoding, encodeText, normalizeEncodingName } from '../../../runtime/classic/text-encoding.js';
+import { decodeText, detectEncoding, encodeText, normalizeEncodingName } from '../../../runtime/classic/text-encoding.js';
+import { seededRandom } from '../../support/random.js';
 import { buildClassicArchive, writeClassicArchive } from '../../support/write-classic-archive.js';
 import { sampleScripts } from './helpers.js';
 
@@ -22,6 +24,21 @@ function archiveOf(texts: string[], encoding: string, options: { given?: string 
   const bytes = writeClassicArchive({ scripts: texts.map((text, i): [string, string] => [`item/${i}.stk`, text]), encoding });
   return openClassicArchiveBytes(bytes, `${encoding}.pvf`, options.given === undefined ? {} : { encoding: options.given });
 }
+
+describe('decodeText', () => {
+  it('gives the codec’s text for ASCII bytes (short, long, NUL, every byte below 0x80) and for text with others', () => {
+    const rng = seededRandom(31);
+    const samples: Uint8Array[] = [new Uint8Array(0), Uint8Array.from({ length: 128 }, (_, i) => i), Uint8Array.from({ length: 5000 }, (_, i) => i % 128)];
+    for (let k = 0; k < 300; k++) samples.push(Uint8Array.from({ length: Math.floor(rng() * 80) }, () => Math.floor(rng() * (k % 3 === 0 ? 256 : 128))));
+    const utf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+    for (const encoding of ['cp936', 'cp949', 'cp950', 'utf-8', 'cp1252']) {
+      for (const bytes of samples) {
+        const expected = encoding === 'utf-8' ? utf8.decode(bytes) : iconv.decode(Buffer.from(bytes), encoding, { stripBOM: false });
+        expect(decodeText(bytes, encoding)).toBe(expected);
+      }
+    }
+  });
+});
 
 describe('encoding detection from stringtable.bin', () => {
   const cases: [string, string[]][] = [
