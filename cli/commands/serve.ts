@@ -21,7 +21,8 @@ import { openRules } from '../open-snapshot.js';
 const HELP = `Usage: pvfdoc serve [options]
 
 Serves the MCP tools (workspace_info, list_files, read_file, pvf_annotation_search,
-pvf_annotation_get, pvf_annotation_explain) over stdio, or Streamable HTTP with --http.
+pvf_annotation_get, pvf_annotation_explain), the prompts pvf_explain_file and pvf_tag_meaning, the
+skill resource and the MCP Apps views of explain and search, over stdio, or Streamable HTTP with --http.
 Logs go to stderr. Stop with Ctrl+C (SIGINT) or SIGTERM.
   --snapshots <dir>          a snapshots folder: serves its current and reloads when current changes
                              (default ./snapshots; when it has no current, the builtin rules shipped
