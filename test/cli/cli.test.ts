@@ -1,31 +1,16 @@
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
 import { SearchOutputSchema } from '../../runtime/search/search-schema.js';
 import { GetOutputSchema } from '../../runtime/get/get-schema.js';
 
-const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function pvfdoc(args: string[], cwd: string): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const pvfdoc = runCli;
 
 let work: string;
 

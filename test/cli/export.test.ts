@@ -1,31 +1,13 @@
 /** `pvfdoc export` through the published entry point dist/pvfdoc.mjs (built by test/global-setup.ts). */
-import { execFile } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../support/run-cli.js';
 import { EXPORT_LAYER } from '../build/export/helpers.js';
 import { makeTempDir, removeTempDirs } from '../support/temp-dirs.js';
 
-const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
 
-interface Result {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-async function pvfdoc(args: string[], cwd: string): Promise<Result> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const pvfdoc = runCli;
 
 let work: string;
 

@@ -62,6 +62,41 @@ export async function connectView(name: string, handlers: ViewHandlers): Promise
   return app;
 }
 
+/** What a view does with what the host sends. */
+export interface ToolView {
+  setInput(args: Record<string, unknown>): void;
+  showResult(result: CallToolResult): unknown;
+}
+
+/**
+ * Connects, builds the view with `make` and hands it what the host sent meanwhile (it may send the
+ * input and the result right after the handshake, before the view exists); a failure is shown in
+ * place of the view.
+ */
+export function startView(name: string, make: (app: App, locale: string | undefined, root: HTMLElement) => ToolView): void {
+  const root = document.getElementById('root') as HTMLElement;
+  const run = async (): Promise<void> => {
+    let view: ToolView | null = null;
+    const pending: { input?: Record<string, unknown>; result?: CallToolResult } = {};
+    const app = await connectView(name, {
+      onInput: (args) => {
+        pending.input = args;
+        view?.setInput(args);
+      },
+      onResult: (r) => {
+        pending.result = r;
+        if (view) void view.showResult(r);
+      },
+    });
+    view = make(app, app.getHostContext()?.locale, root);
+    if (pending.input) view.setInput(pending.input);
+    if (pending.result) await view.showResult(pending.result);
+  };
+  run().catch((error: unknown) => {
+    root?.replaceChildren(document.createTextNode(`pvfdoc: ${error instanceof Error ? error.message : String(error)}`));
+  });
+}
+
 /** Calls a tool of the pvfdoc server through the host. A refused call comes back as an error answer. */
 export async function callTool<T>(app: App, name: string, args: Record<string, unknown>): Promise<ToolAnswer<T>> {
   try {

@@ -9,7 +9,7 @@ import type { App } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ExplainDocument, ExplainOutput, ExplainOutputAnnotation, ExplainOutputWarning } from '../../../explain/explain-schema.js';
 import type { GetOutput } from '../../../get/get-schema.js';
-import { answerOf, callTool, connectView, tellModel } from './app-shell.js';
+import { answerOf, callTool, startView, tellModel } from './app-shell.js';
 import { renderDocument, trustChip } from './document-panel.js';
 import { append, asButton, el, field, fieldList, onActivate, replaceChildren } from './dom.js';
 import { cutLines, type FileWindow } from './explain-lines.js';
@@ -315,26 +315,4 @@ class ExplainView {
   }
 }
 
-async function main(): Promise<void> {
-  const root = document.getElementById('root') as HTMLElement;
-  let view: ExplainView | null = null;
-  /** What the host sent before the view was built (it may send right after the handshake). */
-  const pending: { input?: Record<string, unknown>; result?: CallToolResult } = {};
-  const app = await connectView('explain-view', {
-    onInput: (args) => {
-      pending.input = args;
-      view?.setInput(args);
-    },
-    onResult: (r) => {
-      pending.result = r;
-      if (view) void view.showResult(r);
-    },
-  });
-  view = new ExplainView(app, stringsFor(app.getHostContext()?.locale), root);
-  if (pending.input) view.setInput(pending.input);
-  if (pending.result) await view.showResult(pending.result);
-}
-
-main().catch((error: unknown) => {
-  document.getElementById('root')?.replaceChildren(document.createTextNode(`pvfdoc: ${error instanceof Error ? error.message : String(error)}`));
-});
+startView('explain-view', (app, locale, root) => new ExplainView(app, stringsFor(locale), root));

@@ -8,7 +8,7 @@ import type { App } from '@modelcontextprotocol/ext-apps';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { GetOutput } from '../../../get/get-schema.js';
 import type { SearchItem, SearchOutput } from '../../../search/search-schema.js';
-import { answerOf, callTool, connectView, tellModel } from './app-shell.js';
+import { answerOf, callTool, startView, tellModel } from './app-shell.js';
 import { renderDocument, trustChip } from './document-panel.js';
 import { el, onActivate, replaceChildren } from './dom.js';
 import { stringsFor, type ViewStrings } from './i18n.js';
@@ -147,26 +147,4 @@ class SearchView {
   }
 }
 
-async function main(): Promise<void> {
-  const root = document.getElementById('root') as HTMLElement;
-  let view: SearchView | null = null;
-  /** What the host sent before the view was built (it may send right after the handshake). */
-  const pending: { input?: Record<string, unknown>; result?: CallToolResult } = {};
-  const app = await connectView('search-view', {
-    onInput: (args) => {
-      pending.input = args;
-      view?.setInput(args);
-    },
-    onResult: (r) => {
-      pending.result = r;
-      if (view) view.showResult(r);
-    },
-  });
-  view = new SearchView(app, stringsFor(app.getHostContext()?.locale), root);
-  if (pending.input) view.setInput(pending.input);
-  if (pending.result) view.showResult(pending.result);
-}
-
-main().catch((error: unknown) => {
-  document.getElementById('root')?.replaceChildren(document.createTextNode(`pvfdoc: ${error instanceof Error ? error.message : String(error)}`));
-});
+startView('search-view', (app, locale, root) => new SearchView(app, stringsFor(locale), root));
