@@ -299,6 +299,8 @@ describe('narrow screen', () => {
       expect(await page.evaluate(() => document.getElementById('search-filters')?.open)).toBe(false);
       expect(await page.isVisible('#search-filters > summary')).toBe(true);
       expect(await page.isVisible('#search-q')).toBe(true);
+      // One query box: the header's is left out on the search page.
+      expect(await page.locator('form[role="search"] input[name="q"], #search-q').count()).toBe(1);
       expect(await page.isVisible('[name="section"]')).toBe(false);
       const box = await page.locator('#search-results > li').first().boundingBox();
       expect(box).not.toBeNull();
