@@ -4,12 +4,13 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, rename, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 // Page functions run in Chromium; this file is compiled without the DOM library, so declare what they use.
 declare const document: { querySelector(selector: string): { getAttribute(name: string): string | null } | null };
@@ -34,6 +35,38 @@ export async function pvfdoc(args: string[], cwd = ROOT): Promise<CliResult> {
     const e = error as { code: number; stdout: string; stderr: string };
     return { code: typeof e.code === 'number' ? e.code : 1, stdout: e.stdout ?? '', stderr: e.stderr ?? '' };
   }
+}
+
+/**
+ * The builtin layer's snapshot and site, built once per test run and shared by the files that only
+ * read them (each build takes most of a minute). The first file to ask builds them (a lock folder
+ * decides who) and the others wait; a failed build is reported to every file that waits. Read only.
+ */
+export async function builtinSite(): Promise<{ snapshots: string; site: string }> {
+  const root = path.join(inject('sharedDir'), 'builtin-site');
+  const done = { snapshots: path.join(root, 'snapshots'), site: path.join(root, 'site') };
+  const failed = `${root}.failed`;
+  try {
+    await mkdir(`${root}.lock`);
+  } catch {
+    for (let waited = 0; waited < 280_000; waited += 250) {
+      if (existsSync(failed)) throw new Error(`the shared builtin site did not build: ${await readFile(failed, 'utf8')}`);
+      if (existsSync(root)) return done;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    throw new Error('the shared builtin site was not built within 280 s');
+  }
+  const building = `${root}.building`;
+  try {
+    await pvfdocOk(['build', '--layer', path.join(ROOT, 'rules/builtin'), '--out', path.join(building, 'snapshots')]);
+    await pvfdocOk(['site', '--snapshot', path.join(building, 'snapshots'), '--out', path.join(building, 'site'), '--quiet']);
+  } catch (error) {
+    await writeFile(failed, (error as Error).message);
+    throw error;
+  }
+  // The snapshots folder's current points inside the folder (relative), so it survives the rename.
+  await rename(building, root);
+  return done;
 }
 
 /** Runs a CLI command that must succeed; its stderr is part of the failure message. */

@@ -4,16 +4,13 @@
  * enum table and layout drawing, deep links, phone width and dark mode, and no console errors.
  * Without Chromium this file fails and says how to install it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle, resolveCurrentBundleDir, type Bundle } from '../../runtime/bundle/load-bundle.js';
 import type { BundleDocument } from '../../runtime/bundle/schema.js';
 import { searchDocuments } from '../../runtime/search/search-documents.js';
 import { SearchInputSchema, type SearchInput } from '../../runtime/search/search-schema.js';
-import { launchChromium, PageErrors, pvfdocOk, requireChromium, ROOT, searchInPage, serveStatic, siteSearch } from './helpers.js';
+import { builtinSite, launchChromium, PageErrors, requireChromium, searchInPage, serveStatic, siteSearch } from './helpers.js';
 
 // Page functions run in Chromium; this file is compiled without the DOM library, so declare what they use.
 declare const document: { querySelectorAll(selector: string): { length: number }; documentElement: { scrollWidth: number }; body: object };
@@ -30,12 +27,12 @@ const errors = new PageErrors();
 
 beforeAll(async () => {
   requireChromium();
-  work = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-site-'));
-  const snapshots = path.join(work, 'snapshots');
-  await pvfdocOk(['build', '--layer', path.join(ROOT, 'rules/builtin'), '--out', snapshots]);
-  await pvfdocOk(['site', '--snapshot', snapshots, '--out', path.join(work, 'site'), '--quiet']);
+  // The builtin site of this test run, shared with other files (read only).
+  const shared = await builtinSite();
+  work = shared.site;
+  const snapshots = shared.snapshots;
   bundle = await loadBundle(await resolveCurrentBundleDir(snapshots));
-  server = await serveStatic(path.join(work, 'site'));
+  server = await serveStatic(work);
   browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
   page = errors.watch(await context.newPage());
@@ -44,7 +41,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (work) await rm(work, { recursive: true, force: true });
 });
 
 /** The library's answer for a site search: the tool input written out by hand, page size 50. */

@@ -7,8 +7,7 @@
  * filters on a 360 px screen. Without Chromium this file fails and says how to install it.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
-import os from 'node:os';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -24,12 +23,11 @@ import { searchDocuments } from '../../runtime/search/search-documents.js';
 import { SearchInputSchema, type SearchInput, type SearchOutput } from '../../runtime/search/search-schema.js';
 import { openLightSearch, type LightSearch } from '../../site/src/browser/fetch-bundle.js';
 import { MAX_SHARDS, parseSearchManifest, searchDirName, SEARCH_MANIFEST_NAME, type SearchManifest } from '../../site/src/browser/search-files.js';
-import { launchChromium, PageErrors, pvfdocOk, requireChromium, ROOT, searchInPage, serveStatic } from './helpers.js';
+import { builtinSite, launchChromium, PageErrors, requireChromium, searchInPage, serveStatic } from './helpers.js';
 
 // Page functions run in Chromium; this file is compiled without the DOM library, so declare what they use.
 declare const document: { getElementById(id: string): { open?: boolean } | null };
 
-let work: string;
 let siteDir: string;
 let bundle: Bundle;
 let server: { url: string; close(): Promise<void> };
@@ -46,11 +44,10 @@ const sha256 = (data: Uint8Array | string) => createHash('sha256').update(data).
 
 beforeAll(async () => {
   requireChromium();
-  work = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-site-light-'));
-  const snapshots = path.join(work, 'snapshots');
-  siteDir = path.join(work, 'site');
-  await pvfdocOk(['build', '--layer', path.join(ROOT, 'rules/builtin'), '--out', snapshots]);
-  await pvfdocOk(['site', '--snapshot', snapshots, '--out', siteDir, '--quiet']);
+  // The builtin site of this test run, shared with other files (read only: tampering goes through page.route).
+  const shared = await builtinSite();
+  const snapshots = shared.snapshots;
+  siteDir = shared.site;
   bundle = await loadBundle(await resolveCurrentBundleDir(snapshots));
   const html = await readFile(path.join(siteDir, 'search/index.html'), 'utf8');
   searchFolder = /data-search="([^"]+)"/.exec(html)?.[1] ?? '';
@@ -66,7 +63,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.close();
-  if (work) await rm(work, { recursive: true, force: true });
 });
 
 /** pvf_annotation_search itself, through an MCP client on the same bundle. */
