@@ -63,6 +63,8 @@ class IndexedStrTable implements StrTable {
   private readonly valueEnd: Int32Array;
   /** Keys that are not plain ASCII, decoded (the rest are compared as bytes). */
   private readonly wideKeys = new Map<number, string>();
+  /** Texts decoded so far, by entry (a link is looked up on every read of the files that hold it). */
+  private readonly texts = new Map<number, string>();
   /** Open addressing over key hashes: an entry number + 1 per slot, 0 = free. */
   private readonly slots: Int32Array;
 
@@ -117,7 +119,13 @@ class IndexedStrTable implements StrTable {
 
   get(key: string): string | undefined {
     const e = this.find(key);
-    return e < 0 ? undefined : decodeText(this.bytes.subarray(this.valueStart[e] as number, this.valueEnd[e] as number), this.encoding);
+    if (e < 0) return undefined;
+    let text = this.texts.get(e);
+    if (text === undefined) {
+      text = decodeText(this.bytes.subarray(this.valueStart[e] as number, this.valueEnd[e] as number), this.encoding);
+      this.texts.set(e, text);
+    }
+    return text;
   }
 
   *keys(): Iterable<string> {
