@@ -3,6 +3,7 @@ import path from 'node:path';
 import { CURRENT_POINTER } from '../runtime/bundle/constants.js';
 import { PvfdocError } from '../runtime/errors.js';
 import type { BuiltBundle } from './compile-layers.js';
+import { processIsAlive } from './process-alive.js';
 
 /**
  * Writes `snapshots/<rulesRevision>/` through a temporary folder and a rename, so a reader never sees
@@ -63,16 +64,6 @@ export async function removeStaleTemporaries(snapshotsDir: string, now = Date.no
     removed.push(name);
   }
   return removed;
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (cause) {
-    // EPERM: it exists but belongs to someone else.
-    return (cause as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 async function exists(p: string): Promise<boolean> {

@@ -13,6 +13,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { PvfdocError } from '../../runtime/errors.js';
 import type { ExportResult } from './export-knowledge.js';
+import { processIsAlive } from '../process-alive.js';
 
 /** The marker file; no `.json` ending, so pvfUtility (which reads every `*.json` there) skips it. */
 export const EXPORT_MARKER = '.pvfdoc-export';
@@ -129,15 +130,5 @@ async function removeStaleTemporaries(outDir: string, entries: readonly string[]
     const found = TEMPORARY.exec(name);
     if (!found || processIsAlive(Number(found[1]))) continue;
     await rm(path.join(outDir, name), { force: true });
-  }
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (cause) {
-    // EPERM: it exists but belongs to someone else.
-    return (cause as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
