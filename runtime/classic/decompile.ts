@@ -6,6 +6,7 @@
  */
 import { PvfdocError } from '../errors.js';
 import { invalidArchiveFile } from '../script/archive-error.js';
+import { float32FromBits, plainFloatParts } from '../script/script-float.js';
 import { MAX_DECOMPILED_UNITS, MAX_INDENT } from '../script/script-text-limits.js';
 import { DecompileMemo, isPlainSection, type SectionInfo } from './decompile-memo.js';
 import { ScriptTextWriter } from './script-text-writer.js';
@@ -73,6 +74,8 @@ export class DecompileScratch {
   sections: SectionInfo[] = [];
   /** Per tag name id: the innermost open section of that name (-1: none). */
   openByName = new Int32Array(256).fill(-1);
+  /** A plain float's digits and fraction length (plainFloatParts). */
+  readonly floatParts = new Float64Array(2);
   /** The stack of open sections (one slot per level): closing tag or -1, children, last child was a section, innermost closed end. */
   frameClose = new Int32Array(64);
   frameChildren = new Int32Array(64);
@@ -147,7 +150,7 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
   // Closing tags: each `[/x]` closes the nearest open `[x]` before it (same name, exact). The open
   // sections of one name are a stack threaded through `below`.
   scratch.fitTokens(count);
-  const { match, below, sections } = scratch;
+  const { match, below, sections, floatParts } = scratch;
   match.fill(-1, 0, count);
   for (let i = 0; i < count; i++) {
     if (types[i] !== TokenType.Section) continue;
@@ -200,6 +203,12 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
         out.ascii(0x7d);
         return 1;
       case TokenType.Float: {
+        // Most floats print plain: their digits go straight into the text (no string, no memo).
+        const x = float32FromBits(value);
+        if (x !== 0 && plainFloatParts(value, x, floatParts)) {
+          out.plainFloat(x < 0, floatParts[0] as number, floatParts[1] as number);
+          return 1;
+        }
         const text = memo.float(value);
         if (text !== null) out.text(text);
         else {

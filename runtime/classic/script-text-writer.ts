@@ -127,6 +127,39 @@ export class ScriptTextWriter {
     } while (v > 0);
   }
 
+  /**
+   * A float in plain layout from its digits: |x| = m / 10^f (m a positive integer below 10^15, f ≥ 0;
+   * plainFloatParts): `-12.5`, `0.005`, `3.0`, as formatScriptFloat writes it, without a string.
+   */
+  plainFloat(negative: boolean, m: number, f: number): void {
+    let n = 1;
+    for (let p = 10; p <= m; p *= 10) n++;
+    const whole = f === 0 ? n : Math.max(n - f, 1);
+    const fraction = f === 0 ? 1 : f;
+    this.room((negative ? 1 : 0) + whole + 1 + fraction);
+    const units = this.units;
+    let at = this.length;
+    if (negative) units[at++] = 0x2d;
+    const dot = at + whole;
+    const end = dot + 1 + fraction;
+    // Digits from the last: fraction digits (zeros where m is short), the dot, the whole part.
+    let v = m;
+    let i = end - 1;
+    if (f === 0) units[i--] = 0x30;
+    for (; i > dot; i--) {
+      const q = Math.floor(v / 10);
+      units[i] = 0x30 + (v - q * 10);
+      v = q;
+    }
+    units[dot] = 0x2e;
+    for (i = dot - 1; i >= at; i--) {
+      const q = Math.floor(v / 10);
+      units[i] = 0x30 + (v - q * 10);
+      v = q;
+    }
+    this.length = end;
+  }
+
   /** Units written so far. */
   get size(): number {
     return this.length;

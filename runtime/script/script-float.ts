@@ -46,8 +46,9 @@ const POW10: readonly number[] = (() => {
 
 /**
  * The canonical text of a float32 with 1e-3 ≤ |x| < 1e6 (plain layout whatever its shortest digits,
- * which lie within half a float32 step of it), found with float64 arithmetic alone, or null where that
- * cannot be sure.
+ * which lie within half a float32 step of it), found with float64 arithmetic alone, or false where that
+ * cannot be sure: as its digits m and fraction length f (|x| = m / 10^f) in `parts`, so that a
+ * writer can print it without making a string (plainTextFast makes the string).
  *
  * Candidates with f fraction digits are multiples of 10^-f, and "shortest" is the smallest f for which
  * the closest multiple reads back (candidates with fewer digits than the integer part only read back
@@ -57,33 +58,44 @@ const POW10: readonly number[] = (() => {
  * call). The read-back is exact as in shortTextFast; powers of two and float32 half-way points are
  * left to the general path.
  */
-function plainTextFast(bits: number, value: number): string | null {
+export function plainFloatParts(bits: number, value: number, parts: Float64Array): boolean {
   const magnitude = bits & 0x7fffffff;
   const a = Math.abs(value);
-  if (a < 1e-3 || a >= 1e6 || (magnitude & 0x7fffff) === 0) return null;
+  if (a < 1e-3 || a >= 1e6 || (magnitude & 0x7fffff) === 0) return false;
   for (let f = 0; f <= 12; f++) {
     const y = a * (POW10[f] as number);
-    if (y >= 1e15) return null;
+    if (y >= 1e15) return false;
     const floor = Math.floor(y);
     const fraction = y - floor;
-    if (Math.abs(fraction - 0.5) <= y * 2 ** -52 + 2 ** -60) return null;
+    if (Math.abs(fraction - 0.5) <= y * 2 ** -52 + 2 ** -60) return false;
     const m = fraction > 0.5 ? floor + 1 : floor;
     if (m === 0) continue;
     const x = m / (POW10[f] as number);
     if (x !== a) {
       const neighbour = x > a ? float32FromBits(magnitude + 1) : float32FromBits(magnitude - 1);
-      if (x === (a + neighbour) / 2) return null;
+      if (x === (a + neighbour) / 2) return false;
       if (Math.fround(x) !== a) continue;
     }
-    const digits = String(m);
-    const sign = value < 0 ? '-' : '';
-    if (f === 0) return `${sign}${digits}.0`;
-    // The smallest f never ends in 0 (m / 10 would have read back one step earlier); if it did, bail out.
-    if (digits.charCodeAt(digits.length - 1) === 0x30) return null;
-    if (digits.length <= f) return `${sign}0.${'0'.repeat(f - digits.length)}${digits}`;
-    return `${sign}${digits.slice(0, digits.length - f)}.${digits.slice(digits.length - f)}`;
+    // The smallest f never ends in 0 (m / 10 would have read back one step earlier); if it did, give up.
+    if (f > 0 && m % 10 === 0) return false;
+    parts[0] = m;
+    parts[1] = f;
+    return true;
   }
-  return null;
+  return false;
+}
+
+/** plainTextFast's parts (it never runs inside itself, and holds nothing between calls). */
+const textParts = new Float64Array(2);
+
+function plainTextFast(bits: number, value: number): string | null {
+  if (!plainFloatParts(bits, value, textParts)) return null;
+  const f = textParts[1] as number;
+  const digits = String(textParts[0]);
+  const sign = value < 0 ? '-' : '';
+  if (f === 0) return `${sign}${digits}.0`;
+  if (digits.length <= f) return `${sign}0.${'0'.repeat(f - digits.length)}${digits}`;
+  return `${sign}${digits.slice(0, digits.length - f)}.${digits.slice(digits.length - f)}`;
 }
 
 /**

@@ -8,7 +8,9 @@
 import { describe, expect, it } from 'vitest';
 import { DecompileMemo } from '../../../runtime/classic/decompile-memo.js';
 import { formatFloat32Exact, parseFloat32 } from '../../../runtime/script/canonical-number.js';
-import { float32Bits, float32FromBits, formatScriptFloat } from '../../../runtime/script/script-float.js';
+import { float32Bits, float32FromBits, formatScriptFloat, plainFloatParts } from '../../../runtime/script/script-float.js';
+import { ScriptTextWriter } from '../../../runtime/classic/script-text-writer.js';
+import { PvfdocError } from '../../../runtime/errors.js';
 import { seededRandom } from '../../support/random.js';
 
 /** The canonical float text from the exact formatter alone: Go's %g digits laid out again, read back exactly. */
@@ -86,6 +88,29 @@ describe('float texts', () => {
 
   it('lay out plain values with the fewest digits', () => {
     expect([12.345, -0.5, 100, 0.001, 999999, 1.1, 0.1, 3.14159].map((x) => formatScriptFloat(float32Bits(x)))).toEqual(['12.345', '-0.5', '100.0', '0.001', '999999.0', '1.1', '0.1', '3.14159']);
+  });
+});
+
+describe('plain floats written from their digits', () => {
+  it('give formatScriptFloat’s text wherever plainFloatParts answers, and it answers for most short decimals', () => {
+    const writer = new ScriptTextWriter();
+    const parts = new Float64Array(2);
+    const low = float32Bits(1e-3) - 5;
+    const high = float32Bits(1e6) + 5;
+    const sweep: number[] = [];
+    for (let bits = low; bits <= high; bits += 3001) sweep.push(bits, -(bits ^ 0x80000000) | 0, bits | 0x80000000);
+    const cases = [...shortDecimals(), ...edges(), ...sweep, 0, 0x80000000 | 0, 0x7f800000, 0x7fc00000];
+    let answered = 0;
+    for (const bits of cases.map((b) => b | 0)) {
+      const x = float32FromBits(bits);
+      if (x === 0 || !plainFloatParts(bits, x, parts)) continue;
+      answered++;
+      writer.start({ maxUnits: Infinity, tooLarge: () => new PvfdocError('RESPONSE_TOO_LARGE', 'x') });
+      writer.plainFloat(x < 0, parts[0] as number, parts[1] as number);
+      const text = writer.finish();
+      if (text !== formatScriptFloat(bits)) expect({ bits, text }).toEqual({ bits, text: formatScriptFloat(bits) });
+    }
+    expect(answered).toBeGreaterThan(100_000);
   });
 });
 
