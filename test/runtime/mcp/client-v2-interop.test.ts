@@ -8,7 +8,6 @@
  * and the skill resource; with the default ("legacy") connect and with `versionNegotiation: 'auto'`,
  * which first probes with `server/discover` and must fall back to `initialize` against this server.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { Client, ProtocolError, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -18,7 +17,7 @@ import { ERROR_META_KEY, SERVER_NAME, SKILL_URI } from '../../../runtime/mcp/con
 import { EXPLAIN_FILE_PROMPT, TAG_MEANING_PROMPT } from '../../../runtime/mcp/prompts/register-prompts.js';
 import { PvfAnnotationExplainOutputSchema } from '../../../runtime/mcp/tools/pvf-annotation-explain.js';
 import { WorkspaceInfoOutputSchema } from '../../../runtime/mcp/tools/workspace-info.js';
-import { ROOT, tempDir } from './helpers.js';
+import { ROOT, startServeHttp, tempDir, type ServedHttp } from './helpers.js';
 
 const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
 const EXAMPLE = path.join(ROOT, 'examples/workspace');
@@ -122,22 +121,8 @@ describe('a @modelcontextprotocol/client 2.x Client over stdio', () => {
   }
 });
 
-async function startHttp(): Promise<{ child: ChildProcess; url: URL; stderr: () => string }> {
-  const child = spawn(process.execPath, serveArgs('--http', '127.0.0.1:0'), { cwd: tmp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 30_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (found) {
-        clearTimeout(timer);
-        resolve(new URL(found));
-      }
-    });
-    child.once('exit', () => reject(new Error(`server exited:\n${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr };
+function startHttp(): Promise<ServedHttp> {
+  return startServeHttp(serveArgs('--http', '127.0.0.1:0'), tmp.dir);
 }
 
 describe('a @modelcontextprotocol/client 2.x Client over Streamable HTTP', () => {

@@ -4,7 +4,7 @@
  * checks (Host 403, bearer 401, GET 405, unknown path 404, body 413), clean shutdown, and the
  * `explain` command.
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import { SKILL_URI } from '../../../runtime/mcp/constants.js';
 import { PvfAnnotationExplainOutputSchema } from '../../../runtime/mcp/tools/pvf-annotation-explain.js';
 import { PvfAnnotationSearchOutputSchema } from '../../../runtime/mcp/tools/pvf-annotation-search.js';
 import { WorkspaceInfoOutputSchema } from '../../../runtime/mcp/tools/workspace-info.js';
-import { buildSnapshot, callError, callOk, ROOT, SWORD_PATH, tempDir, writeWorkspace } from './helpers.js';
+import { buildSnapshot, callError, callOk, ROOT, startServeHttp, SWORD_PATH, tempDir, writeWorkspace, type ServedHttp } from './helpers.js';
 
 const run = promisify(execFile);
 const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
@@ -112,23 +112,8 @@ function raw(url: URL, options: { method: string; path?: string; headers?: Recor
   });
 }
 
-async function startHttp(...extra: string[]): Promise<{ child: ChildProcess; url: URL; stderr: () => string; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, serveArgs(...extra), { cwd: tmp.dir, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), 20_000);
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-      const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
-      if (found) {
-        clearTimeout(timer);
-        resolve(new URL(found));
-      }
-    });
-    child.once('exit', () => reject(new Error(`server exited:\n${stderr}`)));
-  });
-  return { child, url, stderr: () => stderr, exited };
+function startHttp(...extra: string[]): Promise<ServedHttp> {
+  return startServeHttp(serveArgs(...extra), tmp.dir, 20_000);
 }
 
 describe('pvfdoc serve over Streamable HTTP', () => {

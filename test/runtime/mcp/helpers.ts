@@ -2,6 +2,7 @@
  * Shared helpers of the MCP tests: snapshots built from real layers on disk, a folder workspace with a
  * few script files, and a real SDK Client connected in memory to createServer.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -142,3 +143,41 @@ export async function eventually<T>(check: () => Promise<T | undefined>, what: s
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+export interface ServedHttp {
+  child: ChildProcess;
+  url: URL;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+/** Spawns `node <args>` (a `pvfdoc serve --http …` command line) in `cwd` and waits for its "listening on" line. */
+export async function startServeHttp(args: string[], cwd: string, timeoutMs = 30_000): Promise<ServedHttp> {
+  const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<URL>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${stderr}`)), timeoutMs);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+      const found = /listening on (http:\/\/\S+)/.exec(stderr)?.[1];
+      if (found) {
+        clearTimeout(timer);
+        resolve(new URL(found));
+      }
+    });
+    child.once('exit', () => reject(new Error(`server exited:\n${stderr}`)));
+  });
+  return { child, url, stderr: () => stderr, exited };
+}
+
+/** A workspace whose every view fails with an unexpected TypeError (a bug, as the server sees it). */
+export function brokenWorkspace(): Workspace {
+  return {
+    workspaceId: 'broken',
+    info: () => ({ workspaceId: 'broken', name: 'broken', kind: 'directory', pvfVersion: '', revision: 1, fileCount: 0, encoding: 'utf-8', archiveOpen: true, error: null }),
+    view: () => Promise.reject(new TypeError('boom in view')),
+    close: () => Promise.resolve(),
+  };
+}
+

@@ -21,7 +21,7 @@ import { ReadFileOutputSchema } from '../../../runtime/mcp/tools/read-file.js';
 import { WorkspaceInfoOutputSchema } from '../../../runtime/mcp/tools/workspace-info.js';
 import { openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
-import { buildSnapshot, callOk, connect, ROOT, tempDir, type Connected } from './helpers.js';
+import { brokenWorkspace, buildSnapshot, callOk, connect, ROOT, tempDir, type Connected } from './helpers.js';
 
 const EQU = 'equipment/character/fighter/weapon/102010612.equ';
 const BIG = 'equipment/character/big.equ';
@@ -332,12 +332,7 @@ describe('bad arguments', () => {
   });
 
   it('an unexpected exception is an internal error without a code, with its stack logged', async () => {
-    const broken: Workspace = {
-      workspaceId: 'broken',
-      info: () => ({ workspaceId: 'broken', name: 'broken', kind: 'directory', pvfVersion: '', revision: 1, fileCount: 0, encoding: 'utf-8', archiveOpen: true, error: null }),
-      view: () => Promise.reject(new TypeError('boom in view')),
-      close: () => Promise.resolve(),
-    };
+    const broken = brokenWorkspace();
     const captured: string[] = [];
     const other = await connect({
       rules: createRulesHolder(await loadCurrentBundle(path.join(tmp.dir, 'snapshots'))),

@@ -21,7 +21,7 @@ import { WorkspaceInfoOutputSchema } from '../../../runtime/mcp/tools/workspace-
 import { openWorkspace } from '../../../runtime/workspace/open-workspace.js';
 import { openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
-import { buildSnapshot, callError, callOk, connect, eventually, SWORD_PATH, SWORD_TEXT, tempDir, textOf, writeWorkspace, type Connected } from './helpers.js';
+import { brokenWorkspace, buildSnapshot, callError, callOk, connect, eventually, SWORD_PATH, SWORD_TEXT, tempDir, textOf, writeWorkspace, type Connected } from './helpers.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let workspaceRoot: string;
@@ -264,12 +264,7 @@ describe('errors', () => {
   });
 
   it('turns an unexpected exception into a generic failure without a code and logs its stack', async () => {
-    const broken: Workspace = {
-      workspaceId: 'broken',
-      info: () => ({ workspaceId: 'broken', name: 'broken', kind: 'directory', pvfVersion: '', revision: 1, fileCount: 0, encoding: 'utf-8', archiveOpen: true, error: null }),
-      view: () => Promise.reject(new TypeError('boom in view')),
-      close: () => Promise.resolve(),
-    };
+    const broken = brokenWorkspace();
     const captured: string[] = [];
     const other = await connect({
       rules: createRulesHolder(await loadCurrentBundle(path.join(tmp.dir, 'snapshots'))),
