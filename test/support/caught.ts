@@ -21,3 +21,13 @@ export async function caughtAsync(run: () => Promise<unknown>): Promise<PvfdocEr
   }
   throw new Error('expected a PvfdocError, but the call succeeded');
 }
+
+/** Whatever a call throws, or null when it returns (for comparing errors, or checking there is none). */
+export function thrownBy(run: () => unknown): unknown {
+  try {
+    run();
+    return null;
+  } catch (error) {
+    return error;
+  }
+}

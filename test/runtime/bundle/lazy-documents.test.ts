@@ -18,6 +18,7 @@ import { PvfdocError } from '../../../runtime/errors.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { thrownBy } from '../../support/caught.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 let tmp: string;
@@ -51,14 +52,6 @@ async function withDocumentsText(name: string, edit: (text: string) => string): 
   return dir;
 }
 
-function errorOf(read: () => unknown): unknown {
-  try {
-    read();
-    return null;
-  } catch (error) {
-    return error;
-  }
-}
 
 function expectInvalidDocuments(error: unknown, message: RegExp): void {
   expect(error).toBeInstanceOf(PvfdocError);
@@ -103,10 +96,10 @@ describe('documents read from disk on first use', () => {
     const dir = await withDocumentsText('bad-raw-json', (text) => text.replace(',"raw":{', ',"raw":{"x":01,'));
     const bundle = await loadBundle(dir);
     expect(bundle.documents.length).toBe(openBuiltBundle(built.files).documents.length);
-    const first = errorOf(() => bundle.documents[0]?.raw);
+    const first = thrownBy(() => bundle.documents[0]?.raw);
     expectInvalidDocuments(first, /raw definition/);
     // Every raw fails the same way, not only the damaged one.
-    expect(errorOf(() => bundle.documents.at(-1)?.raw)).toBe(first);
+    expect(thrownBy(() => bundle.documents.at(-1)?.raw)).toBe(first);
     const answer = await getThroughMcp(dir, bundle.documents[0]?.documentId ?? '');
     expect(answer.isError).toBe(true);
     expect(JSON.stringify(answer.content)).toContain('INVALID_BUNDLE');
@@ -115,23 +108,23 @@ describe('documents read from disk on first use', () => {
   it('a raw definition holding a number JSON cannot keep (1e999) fails on first raw', async () => {
     const dir = await withDocumentsText('raw-infinity', (text) => text.replace(',"raw":{', ',"raw":{"x":1e999,'));
     const bundle = await loadBundle(dir);
-    expectInvalidDocuments(errorOf(() => bundle.documents[1]?.raw), /not a JSON value/);
+    expectInvalidDocuments(thrownBy(() => bundle.documents[1]?.raw), /not a JSON value/);
   });
 
   it('a document off its schema: load succeeds, the first use of the documents fails with the schema error, every time', async () => {
     const dir = await withDocumentsText('bad-kind', (text) => text.replace('"kind":"rule"', '"kind":"bogus"'));
     const bundle = await loadBundle(dir);
     expect(bundle.searchIndex.documentCount).toBeGreaterThan(0);
-    const first = errorOf(() => bundle.documents);
+    const first = thrownBy(() => bundle.documents);
     expectInvalidDocuments(first, /does not match bundle schema/);
-    expect(errorOf(() => bundle.documentsById)).toBe(first);
-    expect(errorOf(() => bundle.searchTexts)).toBe(first);
+    expect(thrownBy(() => bundle.documentsById)).toBe(first);
+    expect(thrownBy(() => bundle.searchTexts)).toBe(first);
   });
 
   it('documents.json that is not JSON outside the raw definitions fails on first use as not valid JSON', async () => {
     const dir = await withDocumentsText('bad-json', (text) => text.replace('"documents":[', '"documents":[,'));
     const bundle = await loadBundle(dir);
-    expectInvalidDocuments(errorOf(() => bundle.ruleOrder), /not valid JSON/);
+    expectInvalidDocuments(thrownBy(() => bundle.ruleOrder), /not valid JSON/);
   });
 
   it('documentIds that only look right in the bytes are refused when the documents are read', async () => {
@@ -144,7 +137,7 @@ describe('documents read from disk on first use', () => {
     );
     const bundle = await loadBundle(dir).catch((e: unknown) => e);
     // Either refused at load (the look-up saw a mismatch) or on first use; never served.
-    const error = bundle instanceof Error ? bundle : errorOf(() => (bundle as Awaited<ReturnType<typeof loadBundle>>).documents);
+    const error = bundle instanceof Error ? bundle : thrownBy(() => (bundle as Awaited<ReturnType<typeof loadBundle>>).documents);
     expect(error).toMatchObject({ code: 'INVALID_BUNDLE', data: { file: 'search-index.json' } });
   });
 });

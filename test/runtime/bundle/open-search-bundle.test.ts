@@ -14,6 +14,7 @@ import { SearchTexts } from '../../../runtime/bundle/search-text.js';
 import { PvfdocError } from '../../../runtime/errors.js';
 import { searchDocuments } from '../../../runtime/search/search-documents.js';
 import type { SearchInput } from '../../../runtime/search/search-schema.js';
+import { thrownBy } from '../../support/caught.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 let built: BuiltBundle;
@@ -51,14 +52,6 @@ function withContent(documents: readonly BundleDocument[], contentOf: (i: number
   });
 }
 
-function errorOf(read: () => unknown): unknown {
-  try {
-    read();
-    return null;
-  } catch (error) {
-    return error;
-  }
-}
 
 const QUERIES: SearchInput[] = [
   { query: '稀有', pvfVersion: 'all' },
@@ -118,7 +111,7 @@ describe('openSearchBundle', () => {
 
   it('refuses documents that do not follow the index, naming search-index.json', () => {
     for (const documentsOf of [() => whole.documents.slice(1), () => [...whole.documents].reverse()]) {
-      const error = errorOf(() => openSearchBundle(reader(), documentsOf));
+      const error = thrownBy(() => openSearchBundle(reader(), documentsOf));
       expect(error).toBeInstanceOf(PvfdocError);
       expect((error as PvfdocError).code).toBe('INVALID_BUNDLE');
       expect((error as PvfdocError).data?.file).toBe('search-index.json');
@@ -138,7 +131,7 @@ describe('openSearchBundle', () => {
     for (const name of ['values.json', 'relations.json', 'search-index.json'] as const) {
       const files = new Map(built.files);
       files.set(name, `${files.get(name) ?? ''} `);
-      const error = errorOf(() => openSearchBundle(reader(files), () => whole.documents));
+      const error = thrownBy(() => openSearchBundle(reader(files), () => whole.documents));
       expect(error, name).toBeInstanceOf(PvfdocError);
       expect((error as PvfdocError).message, name).toContain(`${name} does not match the hash in manifest.json`);
     }
@@ -147,7 +140,7 @@ describe('openSearchBundle', () => {
   it('throws INVALID_BUNDLE for the parts it does not hold', () => {
     const bundle = openSearchBundle(reader(), () => whole.documents);
     for (const read of [() => bundle.ruleOrder, () => bundle.rendering]) {
-      const error = errorOf(read);
+      const error = thrownBy(read);
       expect(error).toBeInstanceOf(PvfdocError);
       expect((error as PvfdocError).message).toContain('not part of a search bundle');
     }
