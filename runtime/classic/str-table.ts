@@ -44,13 +44,6 @@ export function openStrTable(bytes: Uint8Array, encoding: string): StrTable {
   return new IndexedStrTable(utf8Bom ? bytes.subarray(3) : bytes, utf8Bom ? 'utf-8' : encoding);
 }
 
-/** ASCII bytes as a string. */
-function latin1(bytes: Uint8Array, start: number, end: number): string {
-  let s = '';
-  for (let i = start; i < end; i++) s += String.fromCharCode(bytes[i] as number);
-  return s;
-}
-
 function isBlank(byte: number): boolean {
   return byte === 0x20 || byte === 0x09;
 }
@@ -131,7 +124,7 @@ class IndexedStrTable implements StrTable {
   *keys(): Iterable<string> {
     // Entries in line order; a key counts at the first line that holds it.
     for (let e = 0; e < this.keyStart.length; e++) {
-      const key = this.wideKey(e) ?? latin1(this.bytes, this.keyStart[e] as number, this.keyEnd[e] as number);
+      const key = this.wideKey(e) ?? decodeText(this.bytes.subarray(this.keyStart[e] as number, this.keyEnd[e] as number), this.encoding);
       if (this.find(key) === e) yield key;
     }
   }
