@@ -25,7 +25,10 @@
  * reading the file in one run; and the reference reader (bench/classic-reference-reader.mjs: plain JS,
  * the whole file in memory, no CRC) opening the file and decompiling the same scripts. The ratios
  * printed at the end are of figures from that one process. The OS page cache holds the file (it was
- * just written): the figures are for a warm cache.
+ * just written): the figures are for a warm cache. A second measuring process does the same with
+ * `--v8-pool-size=0` (V8's helper threads sized from the cores, not Node's fixed four): on a machine of
+ * few cores those helpers' JIT compiles take the main thread's core during the first thousands of
+ * reads, and the two runs side by side show how much of the read tail that is.
  *
  * Options: --files <n> (default 200000), --reads <n> (2000), --seed <n>, --out <file> (results JSON;
  * default a temp file), --keep (keep the archive and print its path), --archive <file> (measure an
@@ -460,9 +463,16 @@ async function bundleSelf(dir: string): Promise<string> {
   return outfile;
 }
 
-function runChild(file: string, script: string, jobFile: string): Promise<Measured> {
+/**
+ * Node options of the second measuring process: V8's helper threads sized from the cores (Node's own
+ * estimate, cores − 1) instead of its fixed four, as docs/mcp.md advises for machines of four cores or
+ * fewer. Both runs are printed; see docs/benchmarks.md, "Classic, round 5".
+ */
+const POOL_FROM_CORES = ['--v8-pool-size=0'];
+
+function runChild(file: string, script: string, jobFile: string, nodeOptions: readonly string[] = []): Promise<Measured> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script, '--measure', jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...nodeOptions, script, '--measure', jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
     child.on('error', reject);
@@ -522,7 +532,20 @@ async function main(): Promise<void> {
     const jobFile = path.join(dir, 'job.json');
     await writeFile(jobFile, JSON.stringify({ file, first, reads: [...chosen] }));
     process.stderr.write('  measuring in a fresh process...\n');
-    const m = await runChild(file, await bundleSelf(dir), jobFile);
+    const script = await bundleSelf(dir);
+    const m = await runChild(file, script, jobFile);
+    process.stderr.write(`  measuring again with ${POOL_FROM_CORES.join(' ')}...\n`);
+    const sized = await runChild(file, script, jobFile, POOL_FROM_CORES);
+    const sizedReadMs = sized.reads.map((r) => r.readDecompileMs);
+    const sizedFigures = {
+      nodeOptions: POOL_FROM_CORES,
+      openMs: sized.openMs,
+      readFileMs: sized.readFileMs,
+      readDecompile: { p50: percentile(sizedReadMs, 50), p90: percentile(sizedReadMs, 90), p99: percentile(sizedReadMs, 99), max: Math.max(...sizedReadMs) },
+      reference: { p50: percentile(sized.reference.readMs, 50), p99: percentile(sized.reference.readMs, 99) },
+      warmOpenToReadFile: median(sized.openMs.slice(1)) / median(sized.readFileMs),
+      readsOver1ms: sizedReadMs.filter((ms) => ms > 1).length,
+    };
 
     const readMs = m.reads.map((r) => r.readDecompileMs);
     const bytesMs = m.reads.map((r) => r.bytesMs);
@@ -553,6 +576,8 @@ async function main(): Promise<void> {
         readP50ToReference: percentile(readMs, 50) / referenceRead.p50,
         readP99ToReference: percentile(readMs, 99) / referenceRead.p99,
       },
+      readsOver1ms: readMs.filter((ms) => ms > 1).length,
+      poolFromCores: sizedFigures,
       memory: m.memory,
       slowest: [...m.reads].sort((a, b) => b.readDecompileMs - a.readDecompileMs).slice(0, 5),
     };
@@ -596,6 +621,16 @@ async function main(): Promise<void> {
           ['open, warm / reference reader open', report.ratios.openToReference.toFixed(2)],
           ['read + decompile p50 / reference p50', report.ratios.readP50ToReference.toFixed(2)],
           ['read + decompile p99 / reference p99', report.ratios.readP99ToReference.toFixed(2)],
+        ],
+      ),
+      '',
+      table(
+        ['Node defaults against V8 helpers sized from the cores', '>Node defaults', `>${POOL_FROM_CORES.join(' ')}`],
+        [
+          ['read + decompile p50 / p99', `${fmtMs(report.read.readDecompile.p50)} / ${fmtMs(report.read.readDecompile.p99)}`, `${fmtMs(sizedFigures.readDecompile.p50)} / ${fmtMs(sizedFigures.readDecompile.p99)}`],
+          [`reads over 1 ms (of ${m.reads.length})`, String(report.readsOver1ms), String(sizedFigures.readsOver1ms)],
+          ['reference reader p50 / p99', `${fmtMs(referenceRead.p50)} / ${fmtMs(referenceRead.p99)}`, `${fmtMs(sizedFigures.reference.p50)} / ${fmtMs(sizedFigures.reference.p99)}`],
+          ['open, warm / readFileSync', report.ratios.warmOpenToReadFile.toFixed(2), sizedFigures.warmOpenToReadFile.toFixed(2)],
         ],
       ),
       '',

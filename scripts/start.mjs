@@ -64,7 +64,8 @@ if (!siteIsFresh()) step(`building the reference site into ${path.relative(ROOT,
 
 const child = spawn(
   process.execPath,
-  [CLI, 'serve', '--http', `${HOST}:${port}`, '--workspace', 'example=examples/workspace', '--pvf-version', '90US', '--snapshots', 'snapshots'],
+  // V8's helpers sized from the cores (docs/mcp.md, "Client configuration").
+  ['--v8-pool-size=0', CLI, 'serve', '--http', `${HOST}:${port}`, '--workspace', 'example=examples/workspace', '--pvf-version', '90US', '--snapshots', 'snapshots'],
   { cwd: ROOT, stdio: ['ignore', 'inherit', 'pipe'], env: { ...process.env, PVFDOC_SITE_DIR: SITE_DIR } },
 );
 
