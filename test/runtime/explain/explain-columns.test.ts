@@ -34,7 +34,7 @@ describe('sortBySpan', () => {
     );
   });
 
-  it('yields after each pass: one for short lengths, one per 16 bits of the largest start', () => {
+  it('yields after each pass (one per 11 bits of the largest start) and after ordering equal starts', () => {
     const passes = (start: Int32Array, end: Int32Array) => {
       const steps = sortBySpan(start, end, start.length);
       let yields = 0;
@@ -42,8 +42,18 @@ describe('sortBySpan', () => {
       return yields;
     };
     expect(passes(Int32Array.of(3, 1, 2), Int32Array.of(4, 2, 3))).toBe(2);
-    expect(passes(Int32Array.of(3, 70_000), Int32Array.of(4, 70_001))).toBe(3);
-    expect(passes(Int32Array.of(3, 1), Int32Array.of(4, 70_001))).toBe(3);
+    expect(passes(Int32Array.of(3, 2047), Int32Array.of(4, 2048))).toBe(2);
+    expect(passes(Int32Array.of(3, 2048), Int32Array.of(4, 2049))).toBe(3);
+    expect(passes(Int32Array.of(3, 1), Int32Array.of(4, 70_001))).toBe(2);
+    expect(passes(Int32Array.of(3, 2 ** 22 - 1), Int32Array.of(4, 2 ** 22))).toBe(3);
+  });
+
+  it('orders long runs of one start by end, then id (the comparison-sort path)', () => {
+    const n = 200;
+    const start = new Int32Array(n).fill(7);
+    const end = Int32Array.from({ length: n }, (_, i) => 7 + ((i * 37) % 11));
+    const expected = [...Array(n).keys()].sort((a, b) => (end[a] as number) - (end[b] as number) || a - b);
+    expect([...sorted(start, end)]).toEqual(expected);
   });
 });
 
