@@ -53,7 +53,8 @@ function step(what, args) {
   }
 }
 
-const sourcesChanged = existsSync(CLI) && Math.max(...['cli', 'runtime', 'build'].map((d) => newestSource(path.join(ROOT, d)))) > statSync(CLI).mtimeMs;
+// The MCP Apps views' stylesheet is inlined into the CLI bundle too, so a changed .css rebuilds it.
+const sourcesChanged = existsSync(CLI) && Math.max(...['cli', 'runtime', 'build'].map((d) => newestSource(path.join(ROOT, d), ['.ts', '.css']))) > statSync(CLI).mtimeMs;
 if (!existsSync(CLI) || sourcesChanged) step(`building ${path.relative(ROOT, CLI)}`, ['scripts/bundle-cli.mjs']);
 // A missing snapshot, or one this pvfdoc cannot read (e.g. written by an older version), is rebuilt.
 const currentReadable =
