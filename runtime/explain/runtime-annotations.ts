@@ -6,8 +6,10 @@
  * - Implicit list rows (§2.5): when the file is a relation's list (list path or a layout candidate of
  *   it, or a contextual relation's context path), every record of the relation's width from token 0
  *   (sections ignored) gives a `reference` item on its path token: title = the relation's name (what
- *   the row is, like a rule's field title; the target's name is only in reference.name). Decision: rows whose file does not exist are kept with `resolutionStatus: "missing"`
- *   (pvfine drops them; the protocol keeps missing references).
+ *   the row is, like a rule's field title; the target's name is only in reference.name). Decisions: rows
+ *   whose file does not exist are kept with `resolutionStatus: "missing"` (pvfine drops them; the
+ *   protocol keeps missing references); one item per row — when several relations read the file with
+ *   the same record layout, the one whose own list it is speaks, else the first by name.
  * - Link-only rows (§2.7 step 3): in any other `.lst`, token pairs (0,1), (2,3)…; a second token that
  *   names an existing file (§4.4) gives a `link` item (no title or content; `pathLink` holds the
  *   target), unless a rule annotation with a target already covers that exact span.
@@ -75,8 +77,15 @@ export function findRuntimeItems(input: FindInput): RuntimeItems {
   const value = (t: number) => tokenValue(view, t);
   const bindings = input.references.listBindings(input.filePath);
   if (bindings.length > 0) {
-    bindings.forEach(({ relation }, b) => {
+    // A file that is one relation's own list and another's context list (itemshop.lst: 商店, and NPC功能
+    // for [item shop]) has one set of rows: one item per row, from the relation whose list it is.
+    const layouts = new Set<string>();
+    for (const b of bindingOrder(bindings)) {
+      const { relation } = bindings[b] as (typeof bindings)[number];
       const width = Math.max(1, relation.effectiveRecordTokens);
+      const layout = `${width}:${relation.idToken}:${relation.pathToken}`;
+      if (layouts.has(layout)) continue;
+      layouts.add(layout);
       for (let offset = 0; offset < view.tokenCount; offset += width) {
         const id = offset + relation.idToken;
         const path = offset + relation.pathToken;
@@ -84,7 +93,7 @@ export function findRuntimeItems(input: FindInput): RuntimeItems {
         if (trimSpace(value(id)) === '' || trimSpace(value(path)) === '') continue;
         add(LIST_ROW, path, id, b);
       }
-    });
+    }
   } else if (extensionOf(input.filePath) === '.lst') {
     const { start, end } = view.tokens;
     for (let path = 1; path < view.tokenCount; path += 2) {
@@ -109,6 +118,12 @@ export function findRuntimeItems(input: FindInput): RuntimeItems {
     end: tokens.map((t) => view.tokens.end[t] as number),
     bindings,
   };
+}
+
+/** Indexes of `bindings`: the relations whose own list the file is first, then context lists, each in the given order. */
+function bindingOrder(bindings: readonly { context: string | null }[]): number[] {
+  const order = bindings.map((_, i) => i);
+  return [...order.filter((i) => bindings[i]?.context === null), ...order.filter((i) => bindings[i]?.context !== null)];
 }
 
 /** Runtime item `i` as an annotation, with its target, name or text looked up now. */

@@ -7,7 +7,7 @@ import { explainFile, EXPLAIN_TOOL, MAX_EXPLAIN_WARNINGS } from '../../../runtim
 import { ExplainOutputSchema, MAX_EXPLAIN_RESPONSE_BYTES, type ExplainInput, type ExplainOutput } from '../../../runtime/explain/explain-schema.js';
 import { openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
-import { caught, layerBundle, makeTempDir, openFolder, pollUntil, removeTempDirs, WORKSPACE_LAYER, type FileTree } from '../workspace/helpers.js';
+import { BUILTIN_LAYER, caught, layerBundle, makeTempDir, openFolder, pollUntil, removeTempDirs, WORKSPACE_LAYER, type FileTree } from '../workspace/helpers.js';
 
 const utf16le = (text: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
 
@@ -193,6 +193,19 @@ describe('explainFile: output', () => {
     expect(list.annotations[0]).toMatchObject({ section: null, occurrence: null, tokenIndex: null, ruleIds: [], documentIds: [] });
     const links = await explain({ filePath: 'n_string.lst' });
     expect(links.annotations.map((a) => [a.type, a.value, a.pathLink?.path, a.title])).toEqual([['link', 'equipment/equipment.kor.str', 'equipment/equipment.kor.str', '']]);
+  });
+
+  it('a list that is one relation\'s own list and another\'s context list gets one item per row, from its own relation', async () => {
+    // Builtin: itemshop.lst is 商店's list and NPC功能's list for [item shop]; both read id, path pairs.
+    const builtin = await layerBundle(BUILTIN_LAYER);
+    const { workspace: ws } = await openFolder({ 'itemshop/itemshop.lst': '11\t`weapon.shp`\n12\t`armor.shp`\n', 'itemshop/weapon.shp': '[name]\n\t`W`\n' });
+    const view = await ws.view();
+    const out = await explainFile({ bundle: builtin, workspace: ws, input: { workspaceId: ws.workspaceId, expectedRevision: view.revision, filePath: 'itemshop/itemshop.lst' } });
+    const rows = out.annotations.filter((a) => a.origin === 'runtime');
+    expect(rows.map((a) => [a.value, a.title, a.reference?.relation, a.reference?.context, a.reference?.resolutionStatus])).toEqual([
+      ['weapon.shp', '商店', '商店', null, 'resolved'],
+      ['armor.shp', '商店', '商店', null, 'missing'],
+    ]);
   });
 
   it('Chinese, emoji and CRLF on disk: offsets of the LF text, UTF-16 columns', async () => {
