@@ -97,9 +97,12 @@ export class DecompileScratch {
     this.below = new Int32Array(size);
   }
 
+  /** Grows the per-name stacks, keeping the ones open: a name first met in the middle of a file must not drop the sections opened before it. */
   fitNames(names: number): void {
     if (names <= this.openByName.length) return;
-    this.openByName = new Int32Array(grownSize(this.openByName.length, names)).fill(-1);
+    const grown = new Int32Array(grownSize(this.openByName.length, names)).fill(-1);
+    grown.set(this.openByName);
+    this.openByName = grown;
   }
 
   fitFrames(depth: number): void {
@@ -152,29 +155,34 @@ export function decompileScript(tokens: ScriptTokens, context: DecompileContext,
   scratch.fitTokens(count);
   const { match, below, sections, floatParts } = scratch;
   match.fill(-1, 0, count);
-  for (let i = 0; i < count; i++) {
-    if (types[i] !== TokenType.Section) continue;
-    const info = memo.section(values[i] as number, stringAt(i));
-    sections[i] = info;
-    if (info.name < 0) continue;
-    scratch.fitNames(info.name + 1);
-    const openByName = scratch.openByName;
-    if (info.closes) {
-      const opener = openByName[info.name] as number;
-      if (opener >= 0) {
-        match[opener] = i;
-        openByName[info.name] = below[opener] as number;
+  let paired = 0;
+  try {
+    for (; paired < count; paired++) {
+      const i = paired;
+      if (types[i] !== TokenType.Section) continue;
+      const info = memo.section(values[i] as number, stringAt(i));
+      sections[i] = info;
+      if (info.name < 0) continue;
+      scratch.fitNames(info.name + 1);
+      const openByName = scratch.openByName;
+      if (info.closes) {
+        const opener = openByName[info.name] as number;
+        if (opener >= 0) {
+          match[opener] = i;
+          openByName[info.name] = below[opener] as number;
+        }
+      } else {
+        below[i] = openByName[info.name] as number;
+        openByName[info.name] = i;
       }
-    } else {
-      below[i] = openByName[info.name] as number;
-      openByName[info.name] = i;
     }
-  }
-  // Leave every name's stack empty for the next read.
-  for (let i = 0; i < count; i++) {
-    if (types[i] !== TokenType.Section) continue;
-    const name = (sections[i] as SectionInfo).name;
-    if (name >= 0) scratch.openByName[name] = -1;
+  } finally {
+    // Leave every name's stack empty for the next read, also when a bad string index stopped this one.
+    for (let i = 0; i < paired; i++) {
+      if (types[i] !== TokenType.Section) continue;
+      const name = (sections[i] as SectionInfo).name;
+      if (name >= 0) scratch.openByName[name] = -1;
+    }
   }
 
   const out = scratch.writer;
