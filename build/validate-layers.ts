@@ -9,7 +9,7 @@
  */
 import { DEFAULT_PVF_VERSIONS } from '../runtime/bundle/constants.js';
 import type { DefinitionKind } from '../runtime/bundle/schema.js';
-import { globError, sectionPatternError } from '../runtime/script/match-glob.js';
+import { globError, matchSectionPattern, sectionPatternError } from '../runtime/script/match-glob.js';
 import type { AnnotationInput, FieldInput, MatchInput, RelationInput, TargetInput } from './input-schema.js';
 import { LAYER_FILES, type LoadedLayer, type RelationItem, type SourceItem } from './load-layers.js';
 import type { Problem } from './problems.js';
@@ -69,6 +69,11 @@ class Reporter {
     private readonly field: { id: string; fromField: Record<Block, boolean> } | null = null,
   ) {
     this.prefix = item.path.replace(/^\$\./, '');
+  }
+
+  /** A problem that does not stop the build (same message shape as add, without the field note). */
+  warn(subPath: string, chinese: string, english: string): void {
+    this.problems.push({ severity: 'warning', layer: this.layer.name, file: this.item.file, path: this.item.path + subPath, message: message(this.prefix + chinese, english) });
   }
 
   /** `chinese` starts right after the prefix (".id 不能为空", " 的 path 标注…"); `blocks` are the blocks the check reads. */
@@ -588,8 +593,20 @@ function checkSectionChoice(rep: Reporter, target: TargetInput, kind: string): v
       'fix the pattern: Go path.Match syntax (*, ?, [0-9], [^...]) for one section name, compared case-insensitively',
       T,
     );
+    return;
+  }
+  const fits = ORDINARY_SECTION_NAMES.filter((name) => matchSectionPattern(sectionPattern, name));
+  if (fits.length > 0) {
+    rep.warn(
+      '.target.sectionPattern',
+      `.target.sectionPattern "${sectionPattern}" 也匹配 ${fits.map((n) => `[${n}]`).join('、')} 这类普通标签：搜索会把这条规则列进这些标签的结果，也不再提示“没有这个标签的定义”`,
+      `the pattern also fits ordinary sections such as ${fits.map((n) => `[${n}]`).join(', ')}: search lists this rule for every section it fits and no longer says "no definition has section …" for them; narrow it (e.g. FRAME[0-9][0-9][0-9]), or name the sections one by one with target.section`,
+    );
   }
 }
+
+/** Section names of every kind of file, none a pattern is meant for: a pattern fitting one of them is too wide. */
+const ORDINARY_SECTION_NAMES = ['name', 'rarity', 'attack info', 'level info', 'x'];
 
 /**
  * A token target with `annotation.columns` (pvfdoc extension): every token of every repeated record is

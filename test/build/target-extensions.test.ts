@@ -102,6 +102,18 @@ describe('target extensions: one problem per bad input', () => {
     expect(await validate(rules)).toEqual([problem(jsonPath, fragment)]);
   });
 
+  it('warns about a pattern that fits ordinary section names (search would list it for every one), and builds', async () => {
+    const problems = await validate([patternRule({ kind: 'section', index: undefined, sectionPattern: '[a-z]*', parent: 'group' })]);
+    expect(problems).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        path: '$.rules[0].target.sectionPattern',
+        message: expect.stringContaining('rules[0].target.sectionPattern "[a-z]*" 也匹配 [name]、[rarity]、[attack info]、[level info]、[x] 这类普通标签'),
+      }),
+    ]);
+    expect(await validate([patternRule({ sectionPattern: '*delay' })])).toEqual([]);
+  });
+
   it('a blank section without topLevel or sectionPattern is still an error', async () => {
     expect(await validate([rule({ topLevel: undefined, recordTokens: undefined })])).toEqual([problem('$.rules[0].target.section', 'target.section 不能为空')]);
   });
