@@ -171,8 +171,15 @@ export async function startServeHttp(args: string[], cwd: string, timeoutMs = 30
   return { child, url, stderr: () => stderr, exited };
 }
 
+/** A client of a server whose only workspace is brokenWorkspace(), and the lines the server logged. */
+export async function connectBroken(rules: RulesHolder): Promise<{ conn: Connected; captured: string[] }> {
+  const captured: string[] = [];
+  const conn = await connect({ rules, workspaces: new Map([['broken', brokenWorkspace()]]), log: (level, scope, message) => void captured.push(`${level} [${scope}] ${message}`) });
+  return { conn, captured };
+}
+
 /** A workspace whose every view fails with an unexpected TypeError (a bug, as the server sees it). */
-export function brokenWorkspace(): Workspace {
+function brokenWorkspace(): Workspace {
   return {
     workspaceId: 'broken',
     info: () => ({ workspaceId: 'broken', name: 'broken', kind: 'directory', pvfVersion: '', revision: 1, fileCount: 0, encoding: 'utf-8', archiveOpen: true, error: null }),

@@ -21,7 +21,7 @@ import { ReadFileOutputSchema } from '../../../runtime/mcp/tools/read-file.js';
 import { WorkspaceInfoOutputSchema } from '../../../runtime/mcp/tools/workspace-info.js';
 import { openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
-import { brokenWorkspace, buildSnapshot, callOk, connect, ROOT, tempDir, type Connected } from './helpers.js';
+import { buildSnapshot, callOk, connect, connectBroken, ROOT, tempDir, type Connected } from './helpers.js';
 
 const EQU = 'equipment/character/fighter/weapon/102010612.equ';
 const BIG = 'equipment/character/big.equ';
@@ -332,13 +332,7 @@ describe('bad arguments', () => {
   });
 
   it('an unexpected exception is an internal error without a code, with its stack logged', async () => {
-    const broken = brokenWorkspace();
-    const captured: string[] = [];
-    const other = await connect({
-      rules: createRulesHolder(await loadCurrentBundle(path.join(tmp.dir, 'snapshots'))),
-      workspaces: new Map([['broken', broken]]),
-      log: (level, scope, message) => void captured.push(`${level} [${scope}] ${message}`),
-    });
+    const { conn: other, captured } = await connectBroken(createRulesHolder(await loadCurrentBundle(path.join(tmp.dir, 'snapshots'))));
     try {
       const error: unknown = await other.client.getPrompt({ name: EXPLAIN_FILE_PROMPT, arguments: { workspaceId: 'broken', filePath: EQU } }).then(
         () => null,

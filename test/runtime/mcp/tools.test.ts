@@ -21,7 +21,7 @@ import { WorkspaceInfoOutputSchema } from '../../../runtime/mcp/tools/workspace-
 import { openWorkspace } from '../../../runtime/workspace/open-workspace.js';
 import { openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
-import { brokenWorkspace, buildSnapshot, callError, callOk, connect, eventually, SWORD_PATH, SWORD_TEXT, tempDir, textOf, writeWorkspace, type Connected } from './helpers.js';
+import { buildSnapshot, callError, callOk, connect, connectBroken, eventually, SWORD_PATH, SWORD_TEXT, tempDir, textOf, writeWorkspace, type Connected } from './helpers.js';
 
 let tmp: Awaited<ReturnType<typeof tempDir>>;
 let workspaceRoot: string;
@@ -264,13 +264,7 @@ describe('errors', () => {
   });
 
   it('turns an unexpected exception into a generic failure without a code and logs its stack', async () => {
-    const broken = brokenWorkspace();
-    const captured: string[] = [];
-    const other = await connect({
-      rules: createRulesHolder(await loadCurrentBundle(path.join(tmp.dir, 'snapshots'))),
-      workspaces: new Map([['broken', broken]]),
-      log: (level, scope, message) => void captured.push(`${level} [${scope}] ${message}`),
-    });
+    const { conn: other, captured } = await connectBroken(createRulesHolder(await loadCurrentBundle(path.join(tmp.dir, 'snapshots'))));
     try {
       const error = await callError(other.client, 'read_file', { workspaceId: 'broken', filePath: 'a.equ' });
       expect(error.code).toBeNull();
