@@ -272,6 +272,7 @@ function buildItem(input: AnnotationLookups, doc: BundleDocument, anchor: Anchor
     occurrence: anchor.occurrence,
     tokenIndex: anchor.tokenIndex,
     value: anchor.value,
+    valueType: anchor.valueType,
     range: { start: anchor.start, end: anchor.end },
     start: lines.offsetToPosition(anchor.start),
     end: lines.offsetToPosition(anchor.end),
@@ -406,7 +407,10 @@ function mergeInto(target: ExplainAnnotation, item: ExplainAnnotation): void {
   target.documentIds.push(...item.documentIds);
   target.blocks.push(...item.blocks);
   target.tokenIndex ??= item.tokenIndex;
-  target.value ??= item.value;
+  if (target.value === null && item.value !== null) {
+    target.value = item.value;
+    target.valueType = item.valueType;
+  }
   if (target.lastTokenIndex === undefined && item.lastTokenIndex !== undefined) target.lastTokenIndex = item.lastTokenIndex;
   if (target.recordIndex === undefined && item.recordIndex !== undefined) target.recordIndex = item.recordIndex;
   if (target.valueLabel === undefined && target.unknownValue === undefined) {

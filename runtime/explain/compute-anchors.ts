@@ -24,7 +24,7 @@
 import type { AnnotationType, TargetSpec } from '../bundle/schema.js';
 import { parseInt32 } from '../script/canonical-number.js';
 import { matchSectionPattern } from '../script/match-glob.js';
-import { foldSectionName, tokenValue, type ScriptView } from '../script/parse-script-view.js';
+import { foldSectionName, tokenValue, tokenValueType, type ScriptView, type TokenValueType } from '../script/parse-script-view.js';
 import { trimSpace } from '../script/trim-space.js';
 
 /** One anchor as a record (computeAnchors; explain builds them only for the page it returns). */
@@ -33,6 +33,8 @@ export interface Anchor {
   end: number;
   /** Value of the anchored token; null for section and range anchors. */
   value: string | null;
+  /** How that token is written (int, float, string …); null with `value`. */
+  valueType: TokenValueType | null;
   sectionId: number;
   /** Section name as written in the file; null for the tokens before the first section (topLevel). */
   section: string | null;
@@ -113,6 +115,7 @@ export function anchorRecord(
     start,
     end,
     value: kind === TOKEN_ANCHOR ? tokenValue(view, token) : null,
+    valueType: kind === TOKEN_ANCHOR ? tokenValueType(view, token) : null,
     sectionId: section,
     section: section === 0 ? null : (sections.name[section] as string),
     occurrence: section === 0 ? null : (sections.occurrence[section] as number),

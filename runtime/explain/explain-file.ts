@@ -517,6 +517,7 @@ function toOutputAnnotation(bundle: Bundle, a: ExplainAnnotation): ExplainOutput
     occurrence: a.occurrence,
     tokenIndex: a.tokenIndex,
     value: a.value,
+    valueType: a.valueType,
     range: a.range,
     start: a.start,
     end: a.end,

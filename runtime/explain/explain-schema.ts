@@ -6,6 +6,7 @@ import { formatIssues } from '../bundle/format-issues.js';
 import { AnnotationTypeSchema, PathKindSchema, TrustSchema } from '../bundle/schema.js';
 import { PvfdocError } from '../errors.js';
 import { LinkResolutionStatusSchema, ResolutionStatusSchema } from '../references/reference-query.js';
+import { TOKEN_VALUE_TYPES } from '../script/parse-script-view.js';
 
 export const DEFAULT_EXPLAIN_LIMIT = 20;
 export const MAX_EXPLAIN_LIMIT = 100;
@@ -101,7 +102,11 @@ const ExplainAnnotationSchema = z.strictObject({
   tokenIndex: z.int().nullable().describe('direct-token index in the section; null on a section tag'),
   lastTokenIndex: z.int().optional(),
   recordIndex: z.int().optional().describe('record ordinal in the section occurrence; only where exact'),
-  value: z.string().nullable().describe('the token value as canonicalised by the lexer'),
+  value: z.string().nullable().describe('the token value as canonicalised by the lexer (a float 1.0 reads 1: see valueType)'),
+  valueType: z
+    .enum(TOKEN_VALUE_TYPES)
+    .nullable()
+    .describe('how the token is written, to write it back as the same type: int, float, string (backtick), word (bare), link (<id::key`text`>), block ({N=…}); null with value'),
   range: TextRangeSchema,
   start: TextPositionSchema,
   end: TextPositionSchema.describe('position of the exclusive end offset'),

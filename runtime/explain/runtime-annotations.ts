@@ -27,7 +27,7 @@ import type { ReferenceIndex } from '../references/resolve-references.js';
 import { parsePlaceholder, UNTRANSLATED_MARKER } from '../references/string-table.js';
 import type { ExplainOutputAnnotation } from './explain-schema.js';
 import type { LineIndex } from '../script/normalize-text.js';
-import { tokenValue, type ScriptView } from '../script/parse-script-view.js';
+import { tokenValue, tokenValueType, type ScriptView } from '../script/parse-script-view.js';
 import { summarize } from './summary.js';
 import { trimSpace } from '../script/trim-space.js';
 
@@ -212,6 +212,7 @@ function base(input: { view: ScriptView; lines: LineIndex }, token: number): Omi
     occurrence: section > 0 ? (sections.occurrence[section] as number) : null,
     tokenIndex: index >= 0 ? index : null,
     value: tokenValue(input.view, token),
+    valueType: tokenValueType(input.view, token),
     range: { start, end },
     start: input.lines.offsetToPosition(start),
     end: input.lines.offsetToPosition(end),

@@ -81,6 +81,10 @@ tag; each ends with the exact tool calls that continue it.
 - \`resolutionStatus\`: \`resolved\`, \`missing\` (the referenced object is not in the workspace),
   \`context_required\` (e.g. a skill id needs the job; none is guessed), \`unsupported\`.
 - Explain items with \`origin: "runtime"\` are computed from the workspace and have no \`documentIds\`.
+- An explain item's \`value\` is canonical (a float written \`1.0\` has value \`1\`); \`valueType\` says how the token
+  is written: \`int\`, \`float\`, \`string\` (backtick), \`word\` (bare), \`link\` (\`<id::key\\\`text\\\`>\`), \`block\`
+  (\`{N=…}\`). Write a changed value as the same type (a float with a point): the game reads int and float
+  tokens differently. The text lines mark floats \`(float)\`.
 - Explain output (\`schemaVersion\` 3) says each thing once per page: an annotation's \`title\` is the field's
   name (\`稀有度\`), its \`valueLabel\` the enum label (\`史诗\`), \`reference.name\` the referenced object's
   name. Its one-line description is \`documents[documentIds[0]].summary\` (with \`trust\`); an annotation

@@ -212,6 +212,26 @@ export function tokenValue(view: ScriptView, i: number): string {
   return view.tokens.value[i] ?? view.text.slice(view.tokens.start[i], view.tokens.end[i]);
 }
 
+/**
+ * What kind of token a value is, as an editor must write it back: `int` and `float` are different
+ * token types of a compiled script although a float's canonical value can read as an integer (`1.0`
+ * is `1`); `string` is a backtick string, `word` a bare word (or `[]`), `link` a classic string link
+ * `<id::key`text`>`, `block` a `{N=…}` string (`{3=n}` / `{4=n}` are `int` / `float`).
+ */
+export const TOKEN_VALUE_TYPES = ['int', 'float', 'string', 'word', 'link', 'block'] as const;
+export type TokenValueType = (typeof TOKEN_VALUE_TYPES)[number];
+
+export function tokenValueType(view: ScriptView, i: number): TokenValueType {
+  const type = view.tokens.type[i] as ScriptTokenType;
+  if (type === 0) return 'int';
+  if (type === 2) return 'float';
+  if (type === 3) return 'word';
+  const first = view.text.charCodeAt(view.tokens.start[i] as number);
+  if (type === 6 && first === 0x60 /* ` */) return 'string';
+  if (type === 8 && first === 0x3c /* < */) return 'link';
+  return 'block';
+}
+
 /** Token `i` (0-based, text order) as a record; undefined past the end. */
 export function tokenAt(view: ScriptView, i: number): ScriptTokenElement | undefined {
   if (i < 0 || i >= view.tokenCount) return undefined;

@@ -243,7 +243,7 @@ function describeAnnotation(a: ExplainOutputAnnotation): string {
   const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${a.tokenIndex === null ? '' : `.${a.tokenIndex}`}`;
   const parts = [`${a.start.line}:${a.start.column}${where}`];
   if (a.title !== '') parts.push(oneLine(a.title, 40));
-  if (a.value !== null) parts.push(JSON.stringify(oneLine(a.value, VALUE_POINTS)));
+  if (a.value !== null) parts.push(`${JSON.stringify(oneLine(a.value, VALUE_POINTS))}${a.valueType === 'float' ? ' (float)' : ''}`);
   if (a.valueLabel !== undefined) parts.push(`= ${oneLine(a.valueLabel, 40)}`);
   if (a.unknownValue) parts.push('= ?');
   if (a.reference) {

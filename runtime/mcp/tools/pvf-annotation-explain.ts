@@ -16,7 +16,7 @@ export const PvfAnnotationExplainOutputSchema = ExplainOutputSchema;
 const DESCRIPTION = [
   'Explains what the annotation rules say about an actual script file in a workspace: each annotated section tag and token with its position, value, enum label or referenced object (with resolutionStatus), plus the notes of the file and its folders (pathContext). It reads the committed workspace content (contentSource "workspace"), never unsaved editor drafts.',
   'Call it on an existing file before changing it, to see which sections repeat, what values mean and what they point to. workspaceId and expectedRevision (the workspace revision) come from workspace_info; filePath from list_files; rulesRevision (optional) from workspace_info or an earlier search. Narrow with section, occurrence (0-based, needs section), tokenIndex (0-based, needs section and occurrence) or startLine/endLine (1-based, inclusive). Without occurrence every same-name section is explained, paged.',
-  'Each annotation: title (the field), value, valueLabel or reference, range (0-based, end-exclusive UTF-16 offsets into the read_file text) and start/end (1-based line/column); its one-line description is documents[documentIds[0]].summary, once per page (fullText: true adds whole contents); pathContext comes with the first page. origin "runtime" items come from the workspace, with their own summary. An empty or partial explanation does not mean the content is valid. Follow nextCursor with identical arguments for more.',
+  'Each annotation: title (the field), value and valueType (int, float, string…: write a value back as the same type; a float 1.0 has value "1"), valueLabel or reference, range (0-based, end-exclusive UTF-16 offsets into the read_file text) and start/end (1-based line/column); its one-line description is documents[documentIds[0]].summary, once per page (fullText: true adds whole contents); pathContext comes with the first page. origin "runtime" items come from the workspace, with their own summary. An empty or partial explanation does not mean the content is valid. Follow nextCursor with identical arguments for more.',
   describeErrors([
     'WORKSPACE_NOT_FOUND',
     'NO_ARCHIVE',
@@ -68,7 +68,8 @@ function formatExplainAnnotation(a: ExplainOutputAnnotation): string {
   const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${a.tokenIndex === null ? '' : `.${a.tokenIndex}`}`;
   const parts = [`${a.start.line}:${a.start.column}${where}`];
   if (a.title !== '') parts.push(oneLine(a.title));
-  if (a.value !== null) parts.push(oneLine(a.value));
+  // A float whose value reads as an integer (`1.0` is `1`) says so: written back as `1` it would become an int.
+  if (a.value !== null) parts.push(a.valueType === 'float' ? `${oneLine(a.value)} (float)` : oneLine(a.value));
   if (a.valueLabel !== undefined) parts.push(`= ${oneLine(a.valueLabel)}`);
   if (a.unknownValue) parts.push('= ?');
   if (a.reference) {

@@ -8,6 +8,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExplainOutput, ExplainOutputAnnotation } from '../../../runtime/explain/explain-schema.js';
 import { openWorkspace } from '../../../runtime/workspace/open-workspace.js';
@@ -61,6 +62,7 @@ describe.each(['utf-8', 'cp936'])('the real samples in a %s Script.pvf, explaine
   }
 
   it('every sample is a script that explains without lexer or structure warnings, its ranges pointing into read_file text', async () => {
+    const integralFloats: { file: string; line: number; value: string }[] = [];
     for (const [, file] of SAMPLE_PATHS) {
       const { out, text } = await explain(file);
       expect(text.startsWith('#PVF_File\n'), file).toBe(true);
@@ -70,8 +72,21 @@ describe.each(['utf-8', 'cp936'])('the real samples in a %s Script.pvf, explaine
         const slice = text.slice(a.range.start, a.range.end);
         if (a.tokenIndex === null && a.section !== null) expect(slice, file).toBe(`[${a.section}]`);
         else if (a.value !== null && a.tokenIndex !== null && a.lastTokenIndex === undefined && /^-?\d+$/.test(a.value)) expect(Number(slice), file).toBe(Number(a.value));
+        // The decompiled text writes a float with a point (`1.0`) and an int without: valueType says which
+        // one a value is, also where the canonical value of a float reads as an integer.
+        if (a.valueType === 'int') expect(slice, file).toMatch(/^(-?\d+|\{3=-?\d+\})$/);
+        if (a.valueType === 'float') expect(slice, file).toMatch(/[.eE]|^\{4=/);
+        if (a.valueType === 'float' && /^-?\d+$/.test(a.value ?? '')) integralFloats.push({ file, line: a.start.line, value: a.value as string });
       }
     }
+    expect(integralFloats.length).toBeGreaterThan(0);
+    // The text lines (what an agent reads without structuredContent) mark such a value as a float.
+    const float = integralFloats[0] as { file: string; line: number; value: string };
+    const result = (await mcp.client.callTool({
+      name: 'pvf_annotation_explain',
+      arguments: { workspaceId: 'main', expectedRevision: revision, filePath: float.file, startLine: float.line, endLine: float.line },
+    })) as CallToolResult;
+    expect(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')).toContain(` ${float.value} (float)`);
   });
 
   it('the gauntlet: its name, rarity and jobs labelled, its skill reference resolved to the skill file and name', async () => {

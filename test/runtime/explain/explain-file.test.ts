@@ -130,6 +130,15 @@ describe('explainFile: output', () => {
       ['999', 'missing', null, '物品'],
     ]);
     expect(out.annotations.find((a) => a.section === 'icon')?.image).toEqual({ path: 'item/icon.img', index: 7 });
+    // How each value is written: ints, a backtick string, a bare placeholder word (the rule's item and
+    // the runtime one); a section tag has none.
+    expect(item.map((a) => a.valueType)).toEqual(['int', 'int', 'int']);
+    expect(out.annotations.filter((a) => a.section === 'equipment part set').map((a) => [a.value, a.valueType])).toEqual([['set/a.equ', 'string']]);
+    expect(out.annotations.filter((a) => a.section === 'name' && a.tokenIndex === 0).map((a) => [a.value, a.valueType])).toEqual([
+      ['<3::sword_name>', 'word'],
+      ['<3::sword_name>', 'word'],
+    ]);
+    for (const a of out.annotations) expect(a.valueType === null).toBe(a.value === null);
     expect(out.annotations.find((a) => a.section === 'equipment part set')?.pathLink).toEqual({
       root: 'equipment/',
       value: 'set/a.equ',

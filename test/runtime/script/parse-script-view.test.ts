@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { RenderingRule } from '../../../runtime/bundle/schema.js';
 import { createNestedSectionPredicate } from '../../../runtime/explain/nested-sections.js';
-import { listSections, listTokens, MAX_VIEW_WARNINGS, parseScriptView, sectionPath, type ScriptView } from '../../../runtime/script/parse-script-view.js';
+import { listSections, listTokens, MAX_VIEW_WARNINGS, parseScriptView, sectionPath, tokenValue, tokenValueType, type ScriptView } from '../../../runtime/script/parse-script-view.js';
 
 /** Each token as `section#id:index=value`. */
 function tokensOf(view: ScriptView): string[] {
@@ -70,6 +70,15 @@ describe('parseScriptView: sections and direct tokens', () => {
   it('passes lexer warnings through, sorted by position', () => {
     const view = parseScriptView('[/x] [a 1 `open');
     expect(view.warnings.map((w) => w.code)).toEqual(['STRAY_CLOSING_TAG', 'UNCLOSED_TAG', 'UNTERMINATED_STRING']);
+  });
+});
+
+describe('tokenValueType', () => {
+  it('tells how each token is written, whatever its canonical value reads like', () => {
+    const text = '[x]\n\t1\t1.0\t-0.50\t{3=7}\t{4=-2147483648}\t`a`\tword\t[]\t<3::key`text`>\t{5=`s`}\t{6=`c`}\t{8=`d`}\t{10=`k`}\n';
+    const view = parseScriptView(text);
+    const shown = Array.from({ length: view.tokenCount }, (_, i) => `${tokenValue(view, i)}:${tokenValueType(view, i)}`);
+    expect(shown).toEqual(['1:int', '1:float', '-0.5:float', '7:int', '-0:float', 'a:string', 'word:word', '[]:word', '<3::key>:link', 's:block', 'c:block', 'd:block', 'k:block']);
   });
 });
 
