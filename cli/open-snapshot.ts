@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { CURRENT_POINTER, MANIFEST_FILE } from '../runtime/bundle/constants.js';
 import { loadBundle, openBuiltBundle, resolveCurrentBundleDir, type Bundle } from '../runtime/bundle/load-bundle.js';
 import { PvfdocError } from '../runtime/errors.js';
+import { staleSnapshotNote } from './built-from.js';
 import { builtinLayerDir, layerFilesHash } from './layers.js';
 
 /** Where the served rules come from. */
@@ -20,7 +21,7 @@ export interface OpenedRules {
   origin: RulesOrigin;
   /** The snapshots folder whose current was read (null for a bundle folder or the builtin fallback). */
   snapshotsDir: string | null;
-  /** One line for stderr when the builtin fallback was used. */
+  /** One line for stderr: the builtin fallback was used, or the snapshot is older than its layers. */
   note: string | null;
 }
 
@@ -72,7 +73,8 @@ async function openGiven(given: string): Promise<OpenedRules> {
       data: { file: CURRENT_POINTER },
     });
   }
-  return { bundle: await loadBundle(dir), origin: 'snapshot', snapshotsDir: given, note: null };
+  const bundle = await loadBundle(dir);
+  return { bundle, origin: 'snapshot', snapshotsDir: given, note: staleSnapshotNote(given, bundle.rulesRevision) };
 }
 
 /**

@@ -4,6 +4,7 @@ import { compileLayers } from '../../build/compile-layers.js';
 import { writeBundle } from '../../build/write-bundle.js';
 import { formatError, isPvfdocError } from '../../runtime/errors.js';
 import { parseCommandArgs } from '../args.js';
+import { writeBuiltFrom } from '../built-from.js';
 import { layerList } from '../layers.js';
 import { printProblems } from '../print-problems.js';
 
@@ -44,6 +45,7 @@ async function buildOnce(layers: string[], out: string): Promise<number> {
     return 1;
   }
   const dir = await writeBundle(out, result.bundle, { setCurrent: true });
+  await writeBuiltFrom(out, result.bundle.rulesRevision, layers);
   const { counts } = result.bundle.manifest;
   process.stdout.write(
     `rulesRevision ${result.bundle.rulesRevision}\n` +

@@ -183,7 +183,7 @@ async function openServedRules(given: string | undefined, log: Logger): Promise<
   // Every tool reads the documents: parse and check them now, not in the first request (which would
   // wait for it), and refuse a damaged bundle before serving.
   void opened.bundle.documents.length;
-  if (opened.note) log('info', 'rules', opened.note);
+  if (opened.note) log(opened.origin === 'snapshot' ? 'warn' : 'info', 'rules', opened.note);
   const holder = createRulesHolder(opened.bundle);
   const watcher = opened.snapshotsDir === null ? null : watchCurrentBundle({ snapshotsDir: opened.snapshotsDir, holder, log });
   return { holder, watcher, snapshotsDir: opened.snapshotsDir };

@@ -154,6 +154,28 @@ describe('pvfdoc CLI (dist/pvfdoc.mjs)', () => {
     expect(missing.stderr).toContain(`looked at ${path.join(work, 'no-such-layer')}`);
   });
 
+  it('says when current is older than a layer it was built from, with the command that rebuilds it', async () => {
+    const dir = await mkdtemp(path.join(work, 'stale-'));
+    const mine = path.join(dir, 'my layer');
+    await mkdir(mine);
+    await writeFile(path.join(mine, 'layer.json'), JSON.stringify({ name: 'mine', kind: 'user' }));
+    const rule = (title: string) => ({ version: 1, rules: [{ id: 'mine.note', match: { extensions: ['.equ'] }, target: { kind: 'section', section: 'mine' }, annotation: { title, type: 'text' } }] });
+    await writeFile(path.join(mine, 'annotations.json'), JSON.stringify(rule('我的')));
+    expect((await pvfdoc(['build', '--layer', 'my layer'], dir)).code).toBe(0);
+    const fresh = await pvfdoc(['search', '我的'], dir);
+    expect(fresh.code).toBe(0);
+    expect(fresh.stderr).toBe('');
+    // The layer changes after the build: the snapshot still answers, and says what to run.
+    await writeFile(path.join(mine, 'annotations.json'), JSON.stringify(rule('我的新标题')));
+    const stale = await pvfdoc(['search', '我的'], dir);
+    expect(stale.code).toBe(0);
+    expect(stale.stdout).toContain('我的');
+    expect(stale.stderr).toContain(`layer ${mine} changed since`);
+    expect(stale.stderr).toContain('run "npx pvfdoc build --layer "my layer""');
+    expect((await pvfdoc(['build', '--layer', 'my layer'], dir)).code).toBe(0);
+    expect((await pvfdoc(['search', '我的新标题'], dir)).stderr).toBe('');
+  });
+
   it('search, get and explain use the builtin rules where there is no snapshot, saying so once', async () => {
     const empty = await mkdtemp(path.join(work, 'empty-'));
     const search = await pvfdoc(['search', '--json', '稀有度'], empty);
