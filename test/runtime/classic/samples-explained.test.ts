@@ -103,7 +103,10 @@ describe.each(['utf-8', 'cp936'])('the real samples in a %s Script.pvf, explaine
       { relation: '技能', id: '169', context: '[fighter]', name: '金刚碎', path: 'skill/fighter/earthbreak.skl', resolutionStatus: 'resolved' },
       { relation: '技能', id: '169', context: '[at fighter]', name: null, path: null, resolutionStatus: 'missing' },
     ]);
-    expect(skills[0]?.title).toBe('技能数据提升');
+    // Titled as the field it is (the skill id), its job column labelled like [usable job].
+    expect(skills[0]?.title).toBe('技能编号');
+    const jobs = (await explain(EQU, { section: 'skill data up', occurrence: 0, tokenIndex: 0 })).out.annotations;
+    expect(jobs.find((a) => a.tokenIndex === 0 && a.origin === undefined)).toMatchObject({ value: '[fighter]', valueLabel: '格斗家', valueType: 'string' });
   });
 
   it('the skills: names and types; the command section keeps its tokens', async () => {
