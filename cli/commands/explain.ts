@@ -98,7 +98,7 @@ function renderExplain(result: ExplainOutput): string {
       a.section === null ? '' : `[${a.section}]${a.occurrence ? `#${a.occurrence}` : ''}`,
       a.tokenIndex === null ? 'tag' : `tok${a.tokenIndex}`,
       a.title,
-      a.value ?? '',
+      a.value === null ? '' : a.valueType === 'float' ? `${a.value} (float)` : a.value,
       meaning(a),
     ]);
     lines.push(formatTable(['line:col', 'section', 'where', 'title', 'value', 'label / reference'], rows));

@@ -111,11 +111,13 @@ export function anchorRecord(
   imageToken: number,
 ): Anchor {
   const { sections } = view;
+  // A range that covers one token (a record shorter than the rule's range) reads as that token.
+  const oneToken = kind === TOKEN_ANCHOR || (kind === RANGE_ANCHOR && tokenIndex === lastTokenIndex);
   return {
     start,
     end,
-    value: kind === TOKEN_ANCHOR ? tokenValue(view, token) : null,
-    valueType: kind === TOKEN_ANCHOR ? tokenValueType(view, token) : null,
+    value: oneToken ? tokenValue(view, token) : null,
+    valueType: oneToken ? tokenValueType(view, token) : null,
     sectionId: section,
     section: section === 0 ? null : (sections.name[section] as string),
     occurrence: section === 0 ? null : (sections.occurrence[section] as number),

@@ -102,7 +102,7 @@ const ExplainAnnotationSchema = z.strictObject({
   tokenIndex: z.int().nullable().describe('direct-token index in the section; null on a section tag'),
   lastTokenIndex: z.int().optional(),
   recordIndex: z.int().optional().describe('record ordinal in the section occurrence; only where exact'),
-  value: z.string().nullable().describe('the token value as canonicalised by the lexer (a float 1.0 reads 1: see valueType)'),
+  value: z.string().nullable().describe('the token value as canonicalised by the lexer (a float 1.0 reads 1: see valueType); null on a section tag and on a range of several tokens'),
   valueType: z
     .enum(TOKEN_VALUE_TYPES)
     .nullable()

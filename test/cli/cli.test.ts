@@ -190,6 +190,11 @@ describe('pvfdoc CLI (dist/pvfdoc.mjs)', () => {
     const explain = await pvfdoc(['explain', '--workspace', 'w', '--file', 'equipment/a.equ'], empty);
     expect(explain.code).toBe(0);
     expect(explain.stdout).toMatch(/\[rarity\]\s+tok0/);
+    // A float whose canonical value reads as an integer says it is a float.
+    await mkdir(path.join(empty, 'w', 'monster'), { recursive: true });
+    await writeFile(path.join(empty, 'w', 'monster', 'm.mob'), '[hp regen rate]\n\t1.0\t0.5\n');
+    const mob = await pvfdoc(['explain', '--workspace', 'w', '--file', 'monster/m.mob'], empty);
+    expect(mob.stdout).toMatch(/\[hp regen rate\]\s+tok0\s+.*\s1 \(float\)/);
   });
 
   it('names the command to run for a current that points at a deleted snapshot, and for an unwritable folder', async () => {
