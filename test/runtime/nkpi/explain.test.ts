@@ -15,7 +15,9 @@
  * 3. the classic archive keeps `.als` files as text (its reader never decompiles them), the nkpi archive
  *    as tokens, as pvfine does;
  * 4. lexer warnings about text the encoder never stores (a `[` without `]`, an unterminated string):
- *    none in these workspaces, so warnings are compared too.
+ *    none in these workspaces, so warnings are compared too;
+ * 5. `valueType` of a command or separator: the folder writes `{6=`…`}` / `{8=`…`}` (`block`), pvfine's
+ *    dialect a backtick string (`string`); `valueType` says how the text at hand writes a token.
  *
  * Everything else must match: rule and runtime annotations (titles, contents, ruleIds, sections,
  * occurrences, token indexes, values, labels, references resolved through `.lst` lists, path links,
@@ -113,7 +115,10 @@ function comparable(output: ExplainOutput): unknown {
     filePath: output.filePath,
     pvfVersion: output.pvfVersion,
     pathContext: output.pathContext,
-    annotations: output.annotations.map(({ range: _range, start: _start, end: _end, ...annotation }) => annotation),
+    annotations: output.annotations.map(({ range: _range, start: _start, end: _end, ...annotation }) => ({
+      ...annotation,
+      valueType: annotation.valueType === 'block' ? 'string' : annotation.valueType,
+    })),
     warnings: output.warnings.map(({ range: _range, start: _start, end: _end, ...warning }) => warning),
     truncated: output.truncated,
   };

@@ -258,7 +258,7 @@ class ExplainView {
       fieldList([
         field(t.position, position(a)),
         field(t.section, sectionOf(a)),
-        field(t.value, a.value),
+        field(t.value, shownValue(a)),
         field(t.label, a.valueLabel ?? (a.unknownValue ? t.unknownValue : null)),
         field(t.reference, reference),
         field(t.link, link),
@@ -280,7 +280,7 @@ class ExplainView {
     const where = sectionOf(a);
     void tellModel(
       this.app,
-      `In the pvfdoc explain view the user selected ${loaded.first.filePath} ${a.start.line}:${a.start.column}${where ? ` ${where}` : ''}: ${a.title}${a.value === null ? '' : ` = ${a.value}`}${a.valueLabel ? ` (${a.valueLabel})` : ''}${firstDocument ? `; documentId ${firstDocument}, rulesRevision ${loaded.first.rulesRevision}` : ''}.`,
+      `In the pvfdoc explain view the user selected ${loaded.first.filePath} ${a.start.line}:${a.start.column}${where ? ` ${where}` : ''}: ${a.title}${a.value === null ? '' : ` = ${shownValue(a)}`}${a.valueLabel ? ` (${a.valueLabel})` : ''}${firstDocument ? `; documentId ${firstDocument}, rulesRevision ${loaded.first.rulesRevision}` : ''}.`,
       { tool: 'pvf_annotation_explain', filePath: loaded.first.filePath, line: a.start.line, column: a.start.column, section: a.section, title: a.title, value: a.value, documentId: firstDocument ?? null, rulesRevision: loaded.first.rulesRevision },
     );
     if (firstDocument === undefined) {
@@ -316,3 +316,8 @@ class ExplainView {
 }
 
 startView('explain-view', (app, locale, root) => new ExplainView(app, stringsFor(locale), root));
+
+/** A value as shown: a float says so, since its canonical value can read as an integer (`1.0` is `1`). */
+function shownValue(a: ExplainOutputAnnotation): string | null {
+  return a.value === null ? null : a.valueType === 'float' ? `${a.value} (float)` : a.value;
+}
