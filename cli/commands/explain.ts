@@ -96,7 +96,8 @@ function renderExplain(result: ExplainOutput): string {
     const rows = result.annotations.map((a) => [
       `${a.start.line}:${a.start.column}`,
       a.section === null ? '' : `[${a.section}]${a.occurrence ? `#${a.occurrence}` : ''}`,
-      a.tokenIndex === null ? 'tag' : `tok${a.tokenIndex}`,
+      // A token before any section (a .lst row) has no section and no index: it is no tag.
+      a.tokenIndex === null ? (a.value === null ? 'tag' : 'top') : `tok${a.tokenIndex}${a.lastTokenIndex === undefined ? '' : `-${a.lastTokenIndex}`}`,
       a.title,
       a.value === null ? '' : a.valueType === 'float' ? `${a.value} (float)` : a.value,
       meaning(a),

@@ -192,9 +192,11 @@ describe('pvfdoc CLI (dist/pvfdoc.mjs)', () => {
     expect(explain.stdout).toMatch(/\[rarity\]\s+tok0/);
     // A float whose canonical value reads as an integer says it is a float.
     await mkdir(path.join(empty, 'w', 'monster'), { recursive: true });
-    await writeFile(path.join(empty, 'w', 'monster', 'm.mob'), '[hp regen rate]\n\t1.0\t0.5\n');
+    await writeFile(path.join(empty, 'w', 'monster', 'm.mob'), '[hp regen rate]\n\t1.0\t0.5\n[level]\n\t10\t20\n');
     const mob = await pvfdoc(['explain', '--workspace', 'w', '--file', 'monster/m.mob'], empty);
     expect(mob.stdout).toMatch(/\[hp regen rate\]\s+tok0\s+.*\s1 \(float\)/);
+    // A range rule's annotation says which tokens it covers.
+    expect(mob.stdout).toMatch(/\[level\]\s+tok0-1\s/);
   });
 
   it('names the command to run for a current that points at a deleted snapshot, and for an unwritable folder', async () => {

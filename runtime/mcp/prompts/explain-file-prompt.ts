@@ -240,7 +240,8 @@ function annotationLines(page: ExplainOutput): string[] {
 }
 
 function describeAnnotation(a: ExplainOutputAnnotation): string {
-  const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${a.tokenIndex === null ? '' : `.${a.tokenIndex}`}`;
+  const span = a.tokenIndex === null ? '' : a.lastTokenIndex === undefined ? `.${a.tokenIndex}` : `.${a.tokenIndex}-${a.lastTokenIndex}`;
+  const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${span}`;
   const parts = [`${a.start.line}:${a.start.column}${where}`];
   if (a.title !== '') parts.push(oneLine(a.title, 40));
   if (a.value !== null) parts.push(`${JSON.stringify(oneLine(a.value, VALUE_POINTS))}${a.valueType === 'float' ? ' (float)' : ''}`);

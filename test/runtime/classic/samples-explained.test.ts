@@ -63,6 +63,7 @@ describe.each(['utf-8', 'cp936'])('the real samples in a %s Script.pvf, explaine
 
   it('every sample is a script that explains without lexer or structure warnings, its ranges pointing into read_file text', async () => {
     const integralFloats: { file: string; line: number; value: string }[] = [];
+    const ranges: { file: string; line: number; where: string }[] = [];
     for (const [, file] of SAMPLE_PATHS) {
       const { out, text } = await explain(file);
       expect(text.startsWith('#PVF_File\n'), file).toBe(true);
@@ -77,6 +78,7 @@ describe.each(['utf-8', 'cp936'])('the real samples in a %s Script.pvf, explaine
         if (a.valueType === 'int') expect(slice, file).toMatch(/^(-?\d+|\{3=-?\d+\})$/);
         if (a.valueType === 'float') expect(slice, file).toMatch(/[.eE]|^\{4=/);
         if (a.valueType === 'float' && /^-?\d+$/.test(a.value ?? '')) integralFloats.push({ file, line: a.start.line, value: a.value as string });
+        if (a.lastTokenIndex !== undefined) ranges.push({ file, line: a.start.line, where: `[${a.section}]#${a.occurrence}.${a.tokenIndex}-${a.lastTokenIndex} ` });
       }
     }
     expect(integralFloats.length).toBeGreaterThan(0);
@@ -87,6 +89,13 @@ describe.each(['utf-8', 'cp936'])('the real samples in a %s Script.pvf, explaine
       arguments: { workspaceId: 'main', expectedRevision: revision, filePath: float.file, startLine: float.line, endLine: float.line },
     })) as CallToolResult;
     expect(result.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')).toContain(` ${float.value} (float)`);
+    // A range of tokens names its first and last token there.
+    const range = ranges[0] as { file: string; line: number; where: string };
+    const ranged = (await mcp.client.callTool({
+      name: 'pvf_annotation_explain',
+      arguments: { workspaceId: 'main', expectedRevision: revision, filePath: range.file, startLine: range.line, endLine: range.line },
+    })) as CallToolResult;
+    expect(ranged.content.map((c) => (c.type === 'text' ? c.text : '')).join('\n')).toContain(range.where);
   });
 
   it('the gauntlet: its name, rarity and jobs labelled, its skill reference resolved to the skill file and name', async () => {
