@@ -75,8 +75,9 @@ export function staleSnapshotNote(snapshotsDir: string, revision: string, defaul
   const noBuiltin = record.layers.some((l) => l.builtin) ? '' : ' --no-builtin';
   const out = path.resolve(snapshotsDir) === path.resolve(defaultDir) ? '' : ` --out ${quoteArg(snapshotsDir)}`;
   return (
-    `${path.join(snapshotsDir, 'current')} (rulesRevision ${revision}) is older than the rules it was built from: ${changed.join(', ')} changed since; ` +
-    `serving it as built — run "npx pvfdoc build${noBuiltin}${own.join('')}${out}" to serve the rules as they are now`
+    `${path.join(snapshotsDir, 'current')} (rulesRevision ${revision}) is older than the rules it was built from: ${changed.join(', ')} changed since. ` +
+    // The command last and unquoted, so it can be copied whole, quoted paths included (cmd.exe has no single quotes).
+    `Serving it as built; to serve the rules as they are now, run: npx pvfdoc build${noBuiltin}${own.join('')}${out}`
   );
 }
 

@@ -171,7 +171,7 @@ describe('pvfdoc CLI (dist/pvfdoc.mjs)', () => {
     expect(stale.code).toBe(0);
     expect(stale.stdout).toContain('我的');
     expect(stale.stderr).toContain(`layer ${mine} changed since`);
-    expect(stale.stderr).toContain('run "npx pvfdoc build --layer "my layer""');
+    expect(stale.stderr).toContain('run: npx pvfdoc build --layer "my layer"\n');
     expect((await pvfdoc(['build', '--layer', 'my layer'], dir)).code).toBe(0);
     expect((await pvfdoc(['search', '我的新标题'], dir)).stderr).toBe('');
   });
