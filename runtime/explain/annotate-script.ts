@@ -312,7 +312,9 @@ function buildItem(input: AnnotationLookups, doc: BundleDocument, anchor: Anchor
       const index = parseInt32(trimSpace(value));
       if (path !== '' && index !== null && index >= 0) {
         item.image = { path, index };
-        if (spec.inlineImage === true) item.inlineImage = true;
+        // A path with a printf field (`…/frame%04d.img`, animation frames) is a pattern, not a file a
+        // frontend could draw.
+        if (spec.inlineImage === true && !path.includes('%')) item.inlineImage = true;
       }
       break;
     }

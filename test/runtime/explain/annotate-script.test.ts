@@ -98,6 +98,7 @@ const CASES: GoldenCase[] = [
       '\t`item/ring.img`\t12',
       '\t`  `\t3',
       '\t`item/ring.img`\t-1',
+      '\t`item/frame%04d.img`\t2',
       '[equipment part set]',
       '\t1\t`set/a.equ`',
       '[equipment part set]',
