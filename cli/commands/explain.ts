@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { tokenSpanText, valueText } from '../../runtime/explain/annotation-text.js';
 import { explainFile } from '../../runtime/explain/explain-file.js';
 import type { ExplainOutput, ExplainOutputAnnotation } from '../../runtime/explain/explain-schema.js';
 import { MAX_EXPLAIN_LIMIT, parseExplainInput } from '../../runtime/explain/explain-schema.js';
@@ -97,9 +98,9 @@ function renderExplain(result: ExplainOutput): string {
       `${a.start.line}:${a.start.column}`,
       a.section === null ? '' : `[${a.section}]${a.occurrence ? `#${a.occurrence}` : ''}`,
       // A token before any section (a .lst row) has no section and no index: it is no tag.
-      a.tokenIndex === null ? (a.value === null ? 'tag' : 'top') : `tok${a.tokenIndex}${a.lastTokenIndex === undefined ? '' : `-${a.lastTokenIndex}`}`,
+      a.tokenIndex === null ? (a.value === null ? 'tag' : 'top') : `tok${tokenSpanText(a).slice(1)}`,
       a.title,
-      a.value === null ? '' : a.valueType === 'float' ? `${a.value} (float)` : a.value,
+      valueText(a) ?? '',
       meaning(a),
     ]);
     lines.push(formatTable(['line:col', 'section', 'where', 'title', 'value', 'label / reference'], rows));

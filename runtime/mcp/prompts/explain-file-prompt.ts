@@ -9,6 +9,7 @@ import type { Bundle } from '../../bundle/load-bundle.js';
 import { PvfdocError } from '../../errors.js';
 import { completable } from '@modelcontextprotocol/sdk/server/completable.js';
 import { z } from 'zod';
+import { tokenSpanText, valueText } from '../../explain/annotation-text.js';
 import { EXPLAIN_TOOL, explainFile } from '../../explain/explain-file.js';
 import type { ExplainInput, ExplainOutput, ExplainOutputAnnotation } from '../../explain/explain-schema.js';
 import { GET_TOOL } from '../../get/get-document.js';
@@ -240,11 +241,11 @@ function annotationLines(page: ExplainOutput): string[] {
 }
 
 function describeAnnotation(a: ExplainOutputAnnotation): string {
-  const span = a.tokenIndex === null ? '' : a.lastTokenIndex === undefined ? `.${a.tokenIndex}` : `.${a.tokenIndex}-${a.lastTokenIndex}`;
-  const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${span}`;
+  const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${tokenSpanText(a)}`;
   const parts = [`${a.start.line}:${a.start.column}${where}`];
   if (a.title !== '') parts.push(oneLine(a.title, 40));
-  if (a.value !== null) parts.push(`${JSON.stringify(oneLine(a.value, VALUE_POINTS))}${a.valueType === 'float' ? ' (float)' : ''}`);
+  const value = valueText(a, (v) => JSON.stringify(oneLine(v, VALUE_POINTS)));
+  if (value !== null) parts.push(value);
   if (a.valueLabel !== undefined) parts.push(`= ${oneLine(a.valueLabel, 40)}`);
   if (a.unknownValue) parts.push('= ?');
   if (a.reference) {

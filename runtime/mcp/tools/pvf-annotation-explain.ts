@@ -1,4 +1,5 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { tokenSpanText, valueText } from '../../explain/annotation-text.js';
 import { EXPLAIN_TOOL, explainFile } from '../../explain/explain-file.js';
 import { ExplainInputSchema, ExplainOutputSchema, type ExplainOutput, type ExplainOutputAnnotation } from '../../explain/explain-schema.js';
 import { MAX_TEXT_ITEMS, READ_ONLY_ANNOTATIONS } from '../constants.js';
@@ -65,11 +66,11 @@ export function registerPvfAnnotationExplainTool(server: McpServer, ctx: ServerC
  * `12:4 [rarity]#0.0 稀有度 4 = 史诗` or `30:2 [skill]#0.1 技能 200 → 冲击 (skill/x.skl)`.
  */
 function formatExplainAnnotation(a: ExplainOutputAnnotation): string {
-  const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${tokenSpan(a)}`;
+  const where = a.section === null ? '' : ` [${a.section}]#${a.occurrence ?? 0}${tokenSpanText(a)}`;
   const parts = [`${a.start.line}:${a.start.column}${where}`];
   if (a.title !== '') parts.push(oneLine(a.title));
-  // A float whose value reads as an integer (`1.0` is `1`) says so: written back as `1` it would become an int.
-  if (a.value !== null) parts.push(a.valueType === 'float' ? `${oneLine(a.value)} (float)` : oneLine(a.value));
+  const value = valueText(a, oneLine);
+  if (value !== null) parts.push(value);
   if (a.valueLabel !== undefined) parts.push(`= ${oneLine(a.valueLabel)}`);
   if (a.unknownValue) parts.push('= ?');
   if (a.reference) {
@@ -103,10 +104,4 @@ function renderExplain(output: ExplainOutput): string {
   lines.push(...listLines(output.annotations.map(formatExplainAnnotation), MAX_TEXT_ITEMS));
   for (const w of output.warnings) lines.push(`warning ${w.code}${w.start ? ` at ${w.start.line}:${w.start.column}` : ''}: ${w.message}`);
   return lines.join('\n');
-}
-
-/** `.3`, or `.3-5` for a range of tokens (its value is null: the tokens are in the text at its range). */
-function tokenSpan(a: ExplainOutputAnnotation): string {
-  if (a.tokenIndex === null) return '';
-  return a.lastTokenIndex === undefined ? `.${a.tokenIndex}` : `.${a.tokenIndex}-${a.lastTokenIndex}`;
 }
