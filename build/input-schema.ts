@@ -14,6 +14,13 @@ export const MatchInputSchema = z.strictObject({
   glob: str().optional(),
 });
 
+/** One condition of `target.when`: the first `[section]` of the file has one of `values` at token `index`. */
+export const WhenConditionInputSchema = z.strictObject({
+  section: str(),
+  index: int().optional(),
+  values: z.array(str()),
+});
+
 export const TargetInputSchema = z.strictObject({
   kind: str().optional(),
   section: str().optional(),
@@ -33,6 +40,8 @@ export const TargetInputSchema = z.strictObject({
   // pvfdoc extensions: the tokens before the first section, and section names by pattern.
   topLevel: z.boolean('expected true or false').optional(),
   sectionPattern: str().optional(),
+  // pvfdoc extension: the rule applies only in files where other sections hold these values.
+  when: z.array(WhenConditionInputSchema).optional(),
 });
 
 export const AnnotationInputSchema = z.strictObject({

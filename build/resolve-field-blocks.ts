@@ -24,8 +24,8 @@ export function ruleSuppliesMatch(match: MatchInput | undefined): boolean {
 }
 
 /**
- * The rule supplies its own target: a non-empty `kind`, or one of pvfdoc's scope keys (`parent`,
- * `notInside`): pvfine never writes those, so a rule that has them means its own target, and leaving
+ * The rule supplies its own target: a non-empty `kind`, or one of pvfdoc's target keys (`parent`,
+ * `notInside`, `topLevel`, `sectionPattern`, `when`): pvfine never writes those, so a rule that has them means its own target, and leaving
  * out `kind` is then reported instead of silently using the field's target.
  */
 export function ruleSuppliesTarget(target: TargetInput | undefined): boolean {
@@ -34,7 +34,8 @@ export function ruleSuppliesTarget(target: TargetInput | undefined): boolean {
     target?.parent !== undefined ||
     target?.notInside !== undefined ||
     target?.topLevel !== undefined ||
-    target?.sectionPattern !== undefined
+    target?.sectionPattern !== undefined ||
+    target?.when !== undefined
   );
 }
 

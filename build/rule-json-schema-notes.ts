@@ -30,6 +30,7 @@ import {
   RuleInputSchema,
   TargetInputSchema,
   TrustInputSchema,
+  WhenConditionInputSchema,
 } from './input-schema.js';
 import {
   ANNOTATION_TYPES,
@@ -134,6 +135,24 @@ const SECTION_CHOICE: Json[] = [
   { properties: { parent: nonBlank('target.parent'), notInside: { items: nonBlank('target.notInside 的名称', 'a target.notInside name') } } },
 ];
 
+/** Section and token targets: 1–4 `when` conditions, each with a non-blank section, index ≥ 0 and a value. */
+const WHEN_CHECK: Json = {
+  properties: {
+    when: {
+      minItems: 1,
+      maxItems: 4,
+      errorMessage: bilingual('target.when 需要 1 到 4 个条件', 'target.when lists 1 to 4 conditions (all must hold)'),
+      items: {
+        properties: {
+          section: nonBlank('target.when 的 section', 'a target.when section'),
+          index: NON_NEGATIVE,
+          values: { minItems: 1, errorMessage: bilingual('target.when 的 values 至少需要一个值', 'a target.when condition lists at least one value') },
+        },
+      },
+    },
+  },
+};
+
 function notForKind(kind: string): Json {
   const message = bilingual(`${kind} 目标不能使用 offset/groupOffset/standaloneValues/tokensPerLineIndex`, 'offset, groupOffset, standaloneValues and tokensPerLineIndex only apply to token targets');
   return {
@@ -155,7 +174,7 @@ const TARGET_CHECKS: Json[] = [
         notForKind('path'),
         {
           properties: Object.fromEntries(
-            ['parent', 'notInside', 'sectionPattern'].map((key) => [
+            ['parent', 'notInside', 'sectionPattern', 'when'].map((key) => [
               key,
               forbidden(bilingual(`target.${key} 只允许用于 section 或 token 标注`, `a path target has no section: remove target.${key}`)),
             ]),
@@ -164,7 +183,7 @@ const TARGET_CHECKS: Json[] = [
       ],
     },
   },
-  { if: keyIs('kind', ['section']), then: { allOf: [notForKind('section'), ...SECTION_CHOICE] } },
+  { if: keyIs('kind', ['section']), then: { allOf: [notForKind('section'), WHEN_CHECK, ...SECTION_CHOICE] } },
   {
     if: keyIs('kind', ['token']),
     then: {
@@ -180,6 +199,7 @@ const TARGET_CHECKS: Json[] = [
           },
         },
         { if: REPEATED_RECORD_SET, then: POSITIVE_RECORD_TOKENS },
+        WHEN_CHECK,
         {
           if: keyIs('topLevel', [true]),
           then: {
@@ -403,6 +423,12 @@ export function ruleSchemaNotes(file: RuleSchemaFile): RuleSchemaNotes {
   add(target.parent, doc('parent 直接上级段', '（pvfdoc 扩展）该段的直接上级段必须是这个名字（不带方括号）。只用于 section 与 token 目标。', '(pvfdoc extension) The direct enclosing section must have this name. Section and token targets only.'));
   add(target.notInside, doc('notInside 不在这些段内', '（pvfdoc 扩展）任何一层上级段都不能是这些名字之一。只用于 section 与 token 目标。', '(pvfdoc extension) No enclosing section, at any depth, may have one of these names. Section and token targets only.'));
   add(target.topLevel, doc('topLevel 首段之前', '（pvfdoc 扩展）true：第一个段之前的 token（如 .lst 的每一行），当作一个段的直接 token 编号。只用于 token 目标，不能同时写 section、sectionPattern、parent、notInside。', '(pvfdoc extension) true: the tokens before the first section, indexed as one section\'s direct tokens. Token targets only, without section, sectionPattern, parent or notInside.'));
+  add(target.when, doc('when 适用条件', '（pvfdoc 扩展）只在满足全部条件的文件中使用本规则：每个条件看文件中该段（section）的第一次出现，其第 index 个 token（默认 0）的值须是 values 之一（不区分大小写）。1 到 4 个条件；只用于 section 与 token 目标。', '(pvfdoc extension) The rule applies only in files where every condition holds: token `index` (default 0) of the first occurrence of `section` in the file has one of `values` (case-insensitive). 1 to 4 conditions; section and token targets only.', { examples: [[{ section: 'type', values: ['[seeking]'] }]] }));
+  const whenCondition = WhenConditionInputSchema.shape;
+  add(WhenConditionInputSchema, doc('条件', '一个适用条件。', 'One condition.'));
+  add(whenCondition.section, doc('section 决定段', '值决定本规则是否适用的段名，不带方括号，如 "type"。', 'The section whose value decides, without brackets, e.g. "type".'));
+  add(whenCondition.index, doc('index token 下标', '该段中决定的 token 下标（从 0 起），省略为 0。', '0-based index of the deciding token in that section; absent = 0.'));
+  add(whenCondition.values, doc('values 取值', '使本规则适用的值（规范化后的 token 值：字符串不带反引号，如 "[seeking]"；数字如 "10"），不区分大小写。', 'Values that select the rule (canonical token values: strings without backticks, e.g. "[seeking]"; numbers such as "10"), case-insensitive.'));
   add(target.sectionPattern, doc('sectionPattern 段名模式', '（pvfdoc 扩展）按模式匹配段名（Go path.Match 的一段：* ? [0-9] [^...]，不区分大小写，整名匹配），代替 section，两者只能写一个。', '(pvfdoc extension) Section names by pattern (one Go path.Match segment, case-insensitive, whole name), instead of section; never both.', { examples: ['FRAME[0-9][0-9][0-9]'] }));
 
   // Annotation

@@ -2,7 +2,7 @@
  * Authored blocks → the bundle's resolved definition, with every optional target part present (null
  * when absent, so 0 and absent stay different), plus pvfine's "covers" test for implicit field rules.
  */
-import type { AnnotationSpec, MatchSpec, PreviewSpec, ResolvedDefinition, TargetSpec } from '../runtime/bundle/schema.js';
+import type { AnnotationSpec, MatchSpec, PreviewSpec, ResolvedDefinition, TargetSpec, WhenCondition } from '../runtime/bundle/schema.js';
 import type { AnnotationInput, MatchInput, PreviewInput, TargetInput } from './input-schema.js';
 
 export function toResolvedDefinition(
@@ -44,6 +44,7 @@ function toTargetSpec(target: TargetInput | undefined): TargetSpec {
     notInside: target?.notInside ?? null,
     topLevel: target?.topLevel === true,
     sectionPattern: target?.sectionPattern ?? null,
+    when: target?.when?.map((c) => ({ section: c.section, index: c.index ?? 0, values: c.values })) ?? null,
   };
 }
 
@@ -88,7 +89,8 @@ function toPreviewSpec(preview: PreviewInput): PreviewSpec {
  * implicit rule. Go zero values: plain ints compare absent as 0; pointer fields keep absent distinct.
  * pvfdoc's scope keys (`parent`, `notInside`) are part of the target too: a rule limited to one
  * enclosing section does not stand in for a field that applies everywhere (case-insensitive names,
- * `notInside` as a set; absent and empty are the same), and so are `topLevel` and `sectionPattern`.
+ * `notInside` as a set; absent and empty are the same), and so are `topLevel`, `sectionPattern` and
+ * `when` (a rule for files of one kind does not stand in for a field that applies to all).
  */
 export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefinition): boolean {
   if (!rule) return false;
@@ -114,13 +116,20 @@ export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefi
     (s.parent ?? '').toLowerCase() === (t.parent ?? '').toLowerCase() &&
     nameSet(s.notInside) === nameSet(t.notInside) &&
     s.topLevel === t.topLevel &&
-    (s.sectionPattern ?? '').toLowerCase() === (t.sectionPattern ?? '').toLowerCase();
+    (s.sectionPattern ?? '').toLowerCase() === (t.sectionPattern ?? '').toLowerCase() &&
+    whenKey(s.when) === whenKey(t.when);
   if (!sameTarget) return false;
   const m = rule.match;
   if (m.extensions.length === 0 && m.glob.trim() === '') return true;
   const n = field.match;
   const sortedLower = (list: string[]) => list.map((e) => e.toLowerCase()).sort().join('\u0000');
   return m.glob.trim().toLowerCase() === n.glob.trim().toLowerCase() && sortedLower(m.extensions) === sortedLower(n.extensions);
+}
+
+/** `when` as one comparable string: conditions as a set, names and values case-insensitive, absent = empty. */
+function whenKey(when: readonly WhenCondition[] | null): string {
+  const conditions = (when ?? []).map((c) => `${c.section.toLowerCase()}\u0001${c.index}\u0001${nameSet(c.values)}`);
+  return [...new Set(conditions)].sort().join('\u0000');
 }
 
 function nameSet(names: readonly string[] | null): string {

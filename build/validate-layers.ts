@@ -469,6 +469,7 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
     }
   };
   checkScope(rep, target, kind);
+  checkWhen(rep, target, kind);
   checkSectionChoice(rep, target, kind);
   if (annotation.columns !== undefined && kind !== 'token') {
     rep.add(
@@ -533,6 +534,44 @@ function checkScope(rep: Reporter, target: TargetInput, kind: string): void {
       'name each enclosing section to exclude without brackets, e.g. "skill apply condition", or remove the blank entry',
       T,
     );
+  });
+}
+
+/** Most conditions one `target.when` may list: a rule that needs more is several rules. */
+const MAX_WHEN_CONDITIONS = 4;
+
+/**
+ * pvfdoc extension `target.when`: 1–4 conditions, each naming a section (non-blank), a token index ≥ 0
+ * and at least one value. Section and token targets only: a path rule describes the file before it is read.
+ */
+function checkWhen(rep: Reporter, target: TargetInput, kind: string): void {
+  const { when } = target;
+  if (when === undefined) return;
+  if (kind === 'path') {
+    rep.add('.target.when', '.target.when 只允许用于 section 或 token 标注', 'a path target describes the file itself, before its sections are read: remove target.when', T);
+    return;
+  }
+  if (when.length === 0 || when.length > MAX_WHEN_CONDITIONS) {
+    rep.add(
+      '.target.when',
+      `.target.when 需要 1 到 ${MAX_WHEN_CONDITIONS} 个条件`,
+      when.length === 0
+        ? 'list at least one condition, e.g. [{ "section": "type", "values": ["[seeking]"] }], or remove target.when'
+        : `list at most ${MAX_WHEN_CONDITIONS} conditions (all must hold); split the rule into several rules`,
+      T,
+    );
+  }
+  when.forEach((condition, k) => {
+    const at = `.target.when[${k}]`;
+    if (condition.section.trim() === '') {
+      rep.add(`${at}.section`, `${at}.section 不能为空`, 'name the section whose value decides, without brackets, e.g. "type" for [type]', T);
+    }
+    if ((condition.index ?? 0) < 0) {
+      rep.add(`${at}.index`, `${at}.index 不能为负数`, 'give the 0-based index of the deciding token in that section (0 = its first token), or leave index out', T);
+    }
+    if (condition.values.length === 0) {
+      rep.add(`${at}.values`, `${at}.values 至少需要一个值`, 'list the values that select this rule, as canonical token values, e.g. ["[seeking]"] or ["10"]', T);
+    }
   });
 }
 

@@ -11,8 +11,9 @@ import { z } from 'zod';
  * 3: the pvfdoc format extensions: documents carry `trust` and `sources`, targets `parent` and
  * `notInside`, annotations `sentinels` and `columns` (docs/rule-layers.md "Format extensions").
  * 4: targets carry `topLevel` and `sectionPattern` (pvfdoc extensions).
+ * 5: targets carry `when` (pvfdoc extension: conditions on other sections of the file).
  */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 export const BUNDLE_FILES = [
   'documents.json',
@@ -61,6 +62,13 @@ const RangeSchema = z.strictObject({
   endExclusive: z.int().describe('direct-token index after the last one'),
 });
 
+/** A condition of `target.when`: token `index` of the file's first `[section]` is one of `values` (case-insensitive). */
+const WhenConditionSchema = z.strictObject({
+  section: z.string().describe('section name without brackets, matched case-insensitively; its first occurrence in the file decides'),
+  index: z.int().describe('direct-token index in that section'),
+  values: z.array(z.string()).describe('canonical token values, compared case-insensitively'),
+});
+
 /** Every optional part is present, `null` when the source did not set it: 0 and absent differ. */
 const TargetSpecSchema = z.strictObject({
   kind: TargetKindSchema,
@@ -81,6 +89,10 @@ const TargetSpecSchema = z.strictObject({
     .string()
     .nullable()
     .describe('pvfdoc extension: section names matching this Go path.Match pattern (case-insensitive), instead of section'),
+  when: z
+    .array(WhenConditionSchema)
+    .nullable()
+    .describe('pvfdoc extension: the rule applies only in files where every condition holds'),
 });
 
 /** A JSON value (the type of `z.json()`). */
@@ -370,6 +382,7 @@ export type Origin = z.output<typeof OriginSchema>;
 export type RelationKind = z.output<typeof RelationKindSchema>;
 export type MatchSpec = z.output<typeof MatchSpecSchema>;
 export type TargetSpec = z.output<typeof TargetSpecSchema>;
+export type WhenCondition = z.output<typeof WhenConditionSchema>;
 export type AnnotationType = z.output<typeof AnnotationTypeSchema>;
 export type Trust = z.output<typeof TrustSchema>;
 export type AnnotationSpec = z.output<typeof AnnotationSpecSchema>;

@@ -49,6 +49,9 @@ const TARGET_MEMBERS = [
   'imagePathToken',
   'parent',
   'notInside',
+  'topLevel',
+  'sectionPattern',
+  'when',
 ] as const;
 const ANNOTATION_MEMBERS = ['type', 'title', 'content', 'relation', 'pathRoot', 'inlineImage', 'sentinels', 'columns'] as const;
 const PREVIEW_MEMBERS = ['providers', 'role', 'group', 'order', 'format', 'label'] as const;

@@ -20,8 +20,10 @@
  *   case-insensitive), in text order, instead of the sections of one name.
  * - pvfdoc's scope keys limit the occurrences first: `target.parent` (the direct enclosing section has
  *   that name) and `target.notInside` (no enclosing section at any depth has one of those names).
+ * - pvfdoc's `target.when` decides for the whole file: unless every condition holds (token `index` of
+ *   the file's first section of that name is one of `values`), the target anchors nothing.
  */
-import type { AnnotationType, TargetSpec } from '../bundle/schema.js';
+import type { AnnotationType, TargetSpec, WhenCondition } from '../bundle/schema.js';
 import { parseInt32 } from '../script/canonical-number.js';
 import { matchSectionPattern } from '../script/match-glob.js';
 import { foldSectionName, tokenValue, tokenValueType, type ScriptView, type TokenValueType } from '../script/parse-script-view.js';
@@ -140,7 +142,7 @@ export interface ViewIndex {
   /** Group of section s: sectionTokens[groupStart[s] … groupStart[s + 1]). */
   groupStart: Int32Array;
   sectionTokens: Int32Array;
-  /** Folded name → its section ids, in text order; only names some target names. */
+  /** Folded name → its section ids, in text order; only names some target (or its `when`) names. */
   byName: Map<string, number[]>;
 }
 
@@ -164,14 +166,18 @@ export function createViewIndex(view: ScriptView, targets: readonly TargetSpec[]
   const byName = new Map<string, number[]>();
   const wanted = new Map<number, number[]>();
   const keyOf = new Map(sections.foldedNames.map((name, key) => [name, key]));
-  for (const target of targets) {
-    if (target.section === null || target.topLevel || target.sectionPattern !== null) continue;
-    const folded = foldSectionName(target.section);
-    if (byName.has(folded)) continue;
+  const want = (name: string): void => {
+    const folded = foldSectionName(name);
+    if (byName.has(folded)) return;
     const list: number[] = [];
     byName.set(folded, list);
     const key = keyOf.get(folded);
     if (key !== undefined) wanted.set(key, list);
+  };
+  for (const target of targets) {
+    for (const condition of target.when ?? []) want(condition.section);
+    if (target.section === null || target.topLevel || target.sectionPattern !== null) continue;
+    want(target.section);
   }
   if (wanted.size > 0) {
     for (let s = 1; s <= sectionCount; s++) wanted.get(sections.nameKey[s] as number)?.push(s);
@@ -182,6 +188,7 @@ export function createViewIndex(view: ScriptView, targets: readonly TargetSpec[]
 /** Anchors of one target into `sink` (see the file comment for what each target kind anchors). */
 export function anchorTarget(index: ViewIndex, target: TargetSpec, options: AnchorOptions, sink: AnchorSink): void {
   if (target.kind === 'path') return;
+  if (target.when !== null && !whenHolds(index, target.when)) return;
   const { view } = index;
   let occurrences: number[];
   if (target.topLevel) {
@@ -238,6 +245,22 @@ export function anchorTarget(index: ViewIndex, target: TargetSpec, options: Anch
 }
 
 // --- Internal helpers ---
+
+/**
+ * Whether every condition of `target.when` holds in the file: token `index` of the first section of that
+ * name (text order, any depth) exists and its canonical value is one of `values`, case-insensitively.
+ */
+function whenHolds(index: ViewIndex, when: readonly WhenCondition[]): boolean {
+  for (const condition of when) {
+    const first = (index.byName.get(foldSectionName(condition.section)) ?? [])[0];
+    if (first === undefined) return false;
+    const at = (index.groupStart[first] as number) + condition.index;
+    if (condition.index < 0 || at >= (index.groupStart[first + 1] as number)) return false;
+    const value = tokenValue(index.view, index.sectionTokens[at] as number).toLowerCase();
+    if (!condition.values.some((v) => v.toLowerCase() === value)) return false;
+  }
+  return true;
+}
 
 /**
  * The occurrences that sit where the target allows (`parent`, `notInside`; names case-insensitive like

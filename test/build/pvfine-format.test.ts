@@ -33,6 +33,7 @@ const NO_TARGET: TargetSpec = {
   notInside: null,
   topLevel: false,
   sectionPattern: null,
+  when: null,
 };
 
 async function fileHashes(): Promise<Record<string, string>> {

@@ -70,6 +70,7 @@ function target(partial: Partial<TargetSpec>): Pick<BundleDocument, 'resolved' |
     notInside: null,
     topLevel: false,
     sectionPattern: null,
+    when: null,
     ...partial,
   };
   return {

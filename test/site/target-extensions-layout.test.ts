@@ -1,6 +1,6 @@
 /**
- * The layout drawing data (site/src/lib/layout.ts) of pvfdoc's target.topLevel and
- * target.sectionPattern rules, on the layer test/fixtures/layers/target-extensions.
+ * The layout drawing data (site/src/lib/layout.ts) of pvfdoc's target.topLevel, target.sectionPattern
+ * and target.when rules, on the layer test/fixtures/layers/target-extensions.
  */
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -44,6 +44,12 @@ describe('layout drawing of topLevel and sectionPattern targets', () => {
     const token = layoutOf(docOf('ani.group-delay'));
     expect(token).toMatchObject({ mode: 'index', where: 'pattern', scope: ['段名匹配 *DELAY', '仅在 [group] 内'] });
     expect(token.notes.join('\n')).toContain('[*DELAY] 段中');
+  });
+
+  it('when: the scope and the facts name each condition', () => {
+    const drawing = layoutOf(docOf('qst.seeking-item'));
+    expect(drawing.scope).toEqual(['仅当 [type] 第 0 个为 `[seeking]` 或 `[use item]`', '仅当 [level] 第 1 个为 `99`']);
+    expect(drawing.facts.find((f) => f.label === '适用条件')?.value).toMatch(/^\[type\] 第 0 个为 `\[seeking\]` 或 `\[use item\]`，且 \[level\] 第 1 个为 `99`（when：/);
   });
 
   it('a plain section target is "section"', () => {

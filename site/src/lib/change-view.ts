@@ -60,6 +60,7 @@ const DOCUMENT_LABEL: Record<string, string> = {
   'target.notInside': '排除的外层段',
   'target.topLevel': '文件开头',
   'target.sectionPattern': '段名模式',
+  'target.when': '适用条件（when）',
   'annotation.type': '标注类型',
   'annotation.title': '标题',
   'annotation.content': '内容',

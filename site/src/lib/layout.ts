@@ -6,12 +6,13 @@
  * drawing stays small whatever the numbers.
  *
  * pvfdoc's format extensions are drawn too: where the section must sit (`parent`, `notInside`), the
+ * files a rule applies to (`when`: conditions on another section's value), the
  * values with a fixed meaning (`sentinels`) and the column titles of `columns` rules (every token of a
  * record is a target, captioned with its column's title), the tokens before the first section
  * (`topLevel`: the header box is the file start, not a section tag) and section-name patterns
  * (`sectionPattern`: the header shows the pattern).
  */
-import type { BundleDocument, BundleRelation, TargetSpec } from '../../../runtime/bundle/schema.js';
+import type { BundleDocument, BundleRelation, TargetSpec, WhenCondition } from '../../../runtime/bundle/schema.js';
 
 export type BoxRole = 'header' | 'skip' | 'group-skip' | 'sentinel' | 'token' | 'target' | 'gap' | 'end';
 export type BoxMark = 'context' | 'image-path' | 'width';
@@ -72,6 +73,11 @@ export function layoutOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'
 }
 
 /** How the header names what the target addresses: `[name]`, `[pattern]`, or the file start. */
+/** One `target.when` condition in words: "[type] 第 0 个为 `[seeking]` 或 `[meet npc]`". */
+export function whenText(condition: WhenCondition): string {
+  return `[${condition.section}] 第 ${condition.index} 个为 ${condition.values.map((v) => `\`${v}\``).join(' 或 ')}`;
+}
+
 function sectionLabel(target: TargetSpec): string {
   if (target.topLevel) return '文件开头';
   return `[${target.sectionPattern ?? target.section ?? ''}]`;
@@ -85,6 +91,7 @@ function extensionsOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>):
     if (target.sectionPattern !== null) scope.push(`段名匹配 ${target.sectionPattern}`);
     if (target.parent !== null) scope.push(`仅在 [${target.parent}] 内`);
     for (const name of target.notInside ?? []) scope.push(`不在 [${name}] 内`);
+    for (const condition of target.when ?? []) scope.push(`仅当 ${whenText(condition)}`);
   }
   const sentinels = (annotation.sentinels ?? []).map(([value, label]) => ({ value, label }));
   return { scope, sentinels };
@@ -119,6 +126,9 @@ function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, re
   if (target.parent !== null) facts.push({ label: '直接外层段', value: `仅在 [${target.parent}] 内（parent）` });
   if ((target.notInside ?? []).length > 0) {
     facts.push({ label: '排除外层段', value: `不在 ${(target.notInside ?? []).map((n) => `[${n}]`).join('、')} 内（notInside，任意层）` });
+  }
+  if ((target.when ?? []).length > 0) {
+    facts.push({ label: '适用条件', value: `${(target.when ?? []).map(whenText).join('，且 ')}（when：看文件中该段的第一次出现；不满足时本规则不用于该文件）` });
   }
   const sentinelPairs = doc.resolved.annotation.sentinels ?? [];
   if (sentinelPairs.length > 0) {

@@ -20,6 +20,7 @@ function target(partial: Partial<TargetSpec>): TargetSpec {
     notInside: null,
     topLevel: false,
     sectionPattern: null,
+    when: null,
     ...partial,
   };
 }

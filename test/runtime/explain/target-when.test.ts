@@ -1,0 +1,118 @@
+/**
+ * Explain with pvfdoc's `target.when`: a rule applies only in files where the first occurrence of another
+ * section holds one of some values at a token index (docs/rule-layers.md "Format extensions"). The layer is
+ * written here: a quest-like `[int data]` read per `[type]`, beside a general rule for the same tokens.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
+import { annotateScript, type ExplainAnnotation } from '../../../runtime/explain/annotate-script.js';
+import { compiledBundle } from '../../support/compiled-bundle.js';
+
+const RULES = [
+  {
+    id: 'seeking.item',
+    match: { extensions: ['.qst'] },
+    target: { kind: 'token', section: 'int data', index: 0, recordTokens: 2, when: [{ section: 'type', values: ['[seeking]'] }] },
+    annotation: { title: '物品 ID', type: 'text' },
+  },
+  {
+    id: 'seeking.count',
+    match: { extensions: ['.qst'] },
+    target: { kind: 'token', section: 'int data', index: 1, recordTokens: 2, when: [{ section: 'type', values: ['[SEEKING]'] }] },
+    annotation: { title: '数量', type: 'text' },
+  },
+  {
+    id: 'clear.time',
+    match: { extensions: ['.qst'] },
+    target: {
+      kind: 'token',
+      section: 'int data',
+      index: 2,
+      when: [
+        { section: 'type', values: ['[condition under clear]'] },
+        { section: 'sub type', values: ['1', '2'] },
+      ],
+    },
+    annotation: { title: '时限', type: 'text' },
+  },
+  {
+    id: 'level.second',
+    match: { extensions: ['.qst'] },
+    target: { kind: 'section', section: 'int data', when: [{ section: 'level', index: 1, values: ['99'] }] },
+    annotation: { title: '满级条件', type: 'text' },
+  },
+  {
+    id: 'general',
+    match: { extensions: ['.qst'] },
+    target: { kind: 'token', section: 'int data', index: 0 },
+    annotation: { title: '条件参数 1', type: 'text', content: '按 [type] 而定' },
+  },
+];
+
+let dir = '';
+let bundle: Bundle;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'pvfdoc-when-explain-'));
+  await writeFile(path.join(dir, 'layer.json'), JSON.stringify({ name: 'when', kind: 'user' }));
+  await writeFile(path.join(dir, 'annotations.json'), JSON.stringify({ version: 1, rules: RULES }));
+  bundle = await compiledBundle([dir]);
+});
+
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+function explain(lines: string[]): ExplainAnnotation[] {
+  return annotateScript({ bundle, versionKey: '', filePath: 'n_quest/q.qst', text: `${lines.join('\n')}\n` }).annotations;
+}
+
+const brief = (a: ExplainAnnotation) => `${a.section}#${a.occurrence} tok${a.tokenIndex ?? '-'} ${a.value ?? ''} ${a.title} [${a.ruleIds.join(',')}]`;
+
+describe('target.when', () => {
+  it('applies the rules of the type the file has; on a shared span the when rule listed first keeps its title and the general one adds its block', () => {
+    const out = explain(['[type]', '\t`[seeking]`', '[int data]', '\t1001\t2\t1002\t5', '[/int data]']);
+    expect(out.map(brief)).toEqual([
+      'int data#0 tok0 1001 物品 ID [seeking.item,general]',
+      'int data#0 tok1 2 数量 [seeking.count]',
+      'int data#0 tok2 1002 物品 ID [seeking.item]',
+      'int data#0 tok3 5 数量 [seeking.count]',
+    ]);
+    expect(out[0]?.blocks.map((b) => b.ruleId)).toEqual(['seeking.item', 'general']);
+  });
+
+  it('a file of another type, or without the deciding section, gets only the general rule', () => {
+    const hunt = explain(['[type]', '\t`[hunt monster]`', '[int data]', '\t1001\t2\t1002\t5', '[/int data]']);
+    expect(hunt.map(brief)).toEqual(['int data#0 tok0 1001 条件参数 1 [general]']);
+    const none = explain(['[int data]', '\t1001\t2', '[/int data]']);
+    expect(none.map(brief)).toEqual(['int data#0 tok0 1001 条件参数 1 [general]']);
+    // An empty deciding section has no token 0: the condition fails.
+    const empty = explain(['[type]', '[int data]', '\t1001\t2', '[/int data]']);
+    expect(empty.map(brief)).toEqual(['int data#0 tok0 1001 条件参数 1 [general]']);
+  });
+
+  it('compares values case-insensitively; the deciding section may come after the target', () => {
+    const out = explain(['[int data]', '\t7\t1', '[/int data]', '[type]', '\t`[Seeking]`']);
+    expect(out.map((a) => a.ruleIds[0])).toEqual(['seeking.item', 'seeking.count']);
+  });
+
+  it('the first occurrence of the deciding section decides', () => {
+    const out = explain(['[type]', '\t`[hunt monster]`', '[type]', '\t`[seeking]`', '[int data]', '\t7\t1', '[/int data]']);
+    expect(out.map((a) => a.ruleIds.join(','))).toEqual(['general']);
+  });
+
+  it('every condition must hold; numbers compare as their canonical values', () => {
+    const lines = (sub: string) => ['[type]', '\t`[condition under clear]`', '[sub type]', `\t${sub}`, '[int data]', '\t10\t0\t300', '[/int data]'];
+    expect(explain(lines('2')).map(brief)).toEqual(['int data#0 tok0 10 条件参数 1 [general]', 'int data#0 tok2 300 时限 [clear.time]']);
+    expect(explain(lines('3')).map(brief)).toEqual(['int data#0 tok0 10 条件参数 1 [general]']);
+  });
+
+  it('reads the token at the condition index (here the second token of [level]) and works on section targets', () => {
+    const out = (level: string) => explain(['[level]', `\t${level}`, '[int data]', '[/int data]']).map(brief);
+    expect(out('39\t99')).toEqual(['int data#0 tok- ' + ' 满级条件 [level.second]']);
+    expect(out('39\t60')).toEqual([]);
+    expect(out('99')).toEqual([]);
+  });
+});
