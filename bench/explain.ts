@@ -45,7 +45,7 @@ import { lexScript } from '../runtime/script/lex-script.js';
 import { parseScriptView } from '../runtime/script/parse-script-view.js';
 import { openDirectoryWorkspace } from '../runtime/workspace/open-directory-workspace.js';
 import { seededRandom } from '../test/support/random.js';
-import { exposeGc, fmtBytes, fmtMs, fmtRatio, median, table } from './stats.js';
+import { cpuBetween, exposeGc, fmtBytes, fmtMs, fmtRatio, median, table, threadCpu } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILTIN_DIR = path.join(ROOT, 'rules/builtin');
@@ -402,10 +402,33 @@ async function serverRun(snapshotsDir: string, workspaceRoot: string, explainToo
 
 // --- Over MCP ---
 
+/**
+ * The same pairs by the server main thread's time on a CPU (Linux schedstat), and how long each call
+ * waited for a CPU: on a machine where other work takes the cores, wall times swing with the wait, the
+ * time on the CPU much less. No rows when the figures are not available.
+ */
+function cpuRows(mcp: OverMcp): string[][] {
+  const reads = mcp.readChangedCpu;
+  const explains = mcp.explainChangedCpu;
+  if (reads.some((c) => c === null) || explains.some((c) => c === null)) return [];
+  const run = (list: OverMcp['readChangedCpu']) => list.map((c) => (c as { runMs: number }).runMs);
+  const wait = (list: OverMcp['readChangedCpu']) => list.map((c) => (c as { waitMs: number }).waitMs);
+  const ratios = run(explains).map((ms, i) => ms / (run(reads)[i] as number));
+  return [
+    ['read_file: server main thread on a CPU', fmtMs(median(run(reads))), run(reads).map(fmtMs).join(', ')],
+    ['explain: server main thread on a CPU', fmtMs(median(run(explains))), run(explains).map(fmtMs).join(', ')],
+    ['ratio explain / read_file by CPU time, per pair', fmtRatio(median(ratios)), ratios.map(fmtRatio).join(', ')],
+    ['waiting for a CPU (read_file; explain)', `${fmtMs(median(wait(reads)))}; ${fmtMs(median(wait(explains)))}`, `${wait(reads).map(fmtMs).join(', ')}; ${wait(explains).map(fmtMs).join(', ')}`],
+  ];
+}
+
 interface OverMcp {
   /** Per change-run: the first read_file after a change, then the first explain after the next change. */
   readChangedMs: number[];
   explainChangedMs: number[];
+  /** The server's main thread per call: time on a CPU and waiting for one (null off Linux). */
+  readChangedCpu: ({ runMs: number; waitMs: number } | null)[];
+  explainChangedCpu: ({ runMs: number; waitMs: number } | null)[];
   large: { bytes: number; explainMs: number; outcome: string; probes: number; longestWaitMs: number; medianWaitMs: number; peakRss: number | null; rssAfter: number | null; secondPageMs: number } | null;
 }
 
@@ -433,25 +456,32 @@ async function overMcp(snapshotsDir: string, workspaceRoot: string, large: boole
     };
     const readChangedMs: number[] = [];
     const explainChangedMs: number[] = [];
+    const readChangedCpu: OverMcp['readChangedCpu'] = [];
+    const explainChangedCpu: OverMcp['explainChangedCpu'] = [];
+    const pid = transport.pid;
+    const serverCpu = () => (pid === null ? null : threadCpu(pid));
     for (let run = 0; run < changeRuns; run++) {
       await change(2 * run + 1);
       await revision();
+      let c = serverCpu();
       let t = performance.now();
       const read = await call('read_file', { workspaceId: 'bench', filePath: BIG_FILE });
-      if (read.isError) throw new Error(`read_file failed: ${JSON.stringify(read.content).slice(0, 300)}`);
       readChangedMs.push(performance.now() - t);
+      readChangedCpu.push(cpuBetween(c, serverCpu()));
+      if (read.isError) throw new Error(`read_file failed: ${JSON.stringify(read.content).slice(0, 300)}`);
       await change(2 * run + 2);
       const expectedRevision = await revision();
+      c = serverCpu();
       t = performance.now();
       const explained = await call('pvf_annotation_explain', { workspaceId: 'bench', expectedRevision, filePath: BIG_FILE, limit: 100 });
-      if (explained.isError) throw new Error(`explain failed: ${JSON.stringify(explained.content).slice(0, 300)}`);
       explainChangedMs.push(performance.now() - t);
+      explainChangedCpu.push(cpuBetween(c, serverCpu()));
+      if (explained.isError) throw new Error(`explain failed: ${JSON.stringify(explained.content).slice(0, 300)}`);
     }
     await writeFile(bigPath, original);
-    if (!large) return { readChangedMs, explainChangedMs, large: null };
+    if (!large) return { readChangedMs, explainChangedMs, readChangedCpu, explainChangedCpu, large: null };
 
     const largeRevision = await revision();
-    const pid = transport.pid;
     const waits: number[] = [];
     let done = false;
     const probing = (async () => {
@@ -477,6 +507,8 @@ async function overMcp(snapshotsDir: string, workspaceRoot: string, large: boole
     return {
       readChangedMs,
       explainChangedMs,
+      readChangedCpu,
+      explainChangedCpu,
       large: { bytes, explainMs, outcome, probes: waits.length, longestWaitMs: Math.max(...waits), medianWaitMs: median(waits), peakRss: status?.peak ?? null, rssAfter: status?.rss ?? null, secondPageMs },
     };
   } finally {
@@ -592,6 +624,7 @@ async function main(): Promise<void> {
           ['first read_file of the big file after it changed', fmtMs(median(mcp.readChangedMs)), mcp.readChangedMs.map(fmtMs).join(', ')],
           ['first explain of the big file after it changed again (first page)', fmtMs(median(mcp.explainChangedMs)), mcp.explainChangedMs.map(fmtMs).join(', ')],
           ['ratio explain / read_file, per pair', fmtRatio(median(pairRatios)), pairRatios.map(fmtRatio).join(', ')],
+          ...cpuRows(mcp),
         ],
       ),
     );

@@ -1,4 +1,5 @@
 /** Small helpers for the benchmark: timing, percentiles, formatting, a plain-text table. */
+import { readFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 import v8 from 'node:v8';
 
@@ -19,6 +20,27 @@ export function timeSync<T>(fn: () => T): { ms: number; value: T } {
 }
 
 /** Nearest-rank percentile (p in 0..100) of unsorted samples. */
+/**
+ * Time a thread (by default this process's main thread) has spent on a CPU and waiting for one, in ms,
+ * from Linux's `/proc/<pid>/task/<tid>/schedstat` (nanoseconds); null elsewhere. On a busy machine a
+ * request's wall time is mostly the wait: the time on the CPU is the work it did.
+ */
+export function threadCpu(pid: number = process.pid, tid: number = pid): { runMs: number; waitMs: number } | null {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    if (run === undefined || wait === undefined || !Number.isFinite(run) || !Number.isFinite(wait)) return null;
+    return { runMs: run / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return null;
+  }
+}
+
+/** What a thread did between two threadCpu readings (null when either is). */
+export function cpuBetween(before: ReturnType<typeof threadCpu>, after: ReturnType<typeof threadCpu>): { runMs: number; waitMs: number } | null {
+  if (before === null || after === null) return null;
+  return { runMs: after.runMs - before.runMs, waitMs: after.waitMs - before.waitMs };
+}
+
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);

@@ -17,6 +17,10 @@ const INSERTION_RUN = 32;
  * Ids 0…count-1 sorted by (start[id], end[id], id), yielding after each pass. The passes sort by start
  * alone (stable, so equal starts stay in id order); then each run of equal starts is put in order by
  * end, which for one start is its length: such runs are a token and the few rules anchored on it.
+ *
+ * Each pass moves the start beside its id, so a pass reads its keys in order: looking a key up by id
+ * (`start[order[i]]`) is a cache miss per id once the ids are shuffled, and that lookup was most of the
+ * sort's time.
  */
 export function* sortBySpan(start: Int32Array, end: Int32Array, count: number): Generator<void, Int32Array> {
   let last = 0;
@@ -25,43 +29,68 @@ export function* sortBySpan(start: Int32Array, end: Int32Array, count: number): 
   const passes = Math.max(1, Math.ceil(bits / MAX_DIGIT_BITS));
   const digitBits = Math.max(1, Math.ceil(bits / passes));
   let order = new Int32Array(count);
-  for (let i = 0; i < count; i++) order[i] = i;
+  let keys = new Int32Array(count);
   let spare = new Int32Array(count);
+  let spareKeys = new Int32Array(count);
   const counts = new Int32Array((1 << digitBits) + 1);
   // Least significant digit first; each pass is stable, so ties keep the order of the previous one.
   for (let pass = 0; pass < passes; pass++) {
-    passByDigit(order, spare, start, pass * digitBits, digitBits, count, counts);
-    [order, spare] = [spare, order];
+    if (pass === 0) firstPass(start, order, keys, digitBits, count, counts);
+    else {
+      passByDigit(order, keys, spare, spareKeys, pass * digitBits, digitBits, count, counts);
+      [order, spare] = [spare, order];
+      [keys, spareKeys] = [spareKeys, keys];
+    }
     yield;
   }
-  orderEqualStarts(order, start, end, count);
+  orderEqualStarts(order, keys, end, count);
   yield;
   return order;
 }
 
-/** One counting-sort pass of `from` into `to` by the digit of keys[id] at `shift`. */
-function passByDigit(from: Int32Array, to: Int32Array, keys: Int32Array, shift: number, digitBits: number, count: number, counts: Int32Array): void {
+/** The first pass: ids in order (0…count-1), keys read from `start`. */
+function firstPass(start: Int32Array, to: Int32Array, toKeys: Int32Array, digitBits: number, count: number, counts: Int32Array): void {
   const mask = (1 << digitBits) - 1;
   counts.fill(0);
   for (let i = 0; i < count; i++) {
-    const slot = (((keys[from[i] as number] as number) >>> shift) & mask) + 1;
+    const slot = ((start[i] as number) & mask) + 1;
     counts[slot] = (counts[slot] as number) + 1;
   }
   for (let d = 1; d <= mask + 1; d++) counts[d] = (counts[d] as number) + (counts[d - 1] as number);
   for (let i = 0; i < count; i++) {
-    const id = from[i] as number;
-    const digit = ((keys[id] as number) >>> shift) & mask;
+    const key = start[i] as number;
+    const digit = key & mask;
     const at = counts[digit] as number;
-    to[at] = id;
+    to[at] = i;
+    toKeys[at] = key;
     counts[digit] = at + 1;
   }
 }
 
-/** Within each run of equal starts (ids ascending), orders by end, equal ends keeping id order. */
-function orderEqualStarts(order: Int32Array, start: Int32Array, end: Int32Array, count: number): void {
+/** One counting-sort pass of (`from`, `fromKeys`) into (`to`, `toKeys`) by the key's digit at `shift`. */
+function passByDigit(from: Int32Array, fromKeys: Int32Array, to: Int32Array, toKeys: Int32Array, shift: number, digitBits: number, count: number, counts: Int32Array): void {
+  const mask = (1 << digitBits) - 1;
+  counts.fill(0);
+  for (let i = 0; i < count; i++) {
+    const slot = (((fromKeys[i] as number) >>> shift) & mask) + 1;
+    counts[slot] = (counts[slot] as number) + 1;
+  }
+  for (let d = 1; d <= mask + 1; d++) counts[d] = (counts[d] as number) + (counts[d - 1] as number);
+  for (let i = 0; i < count; i++) {
+    const key = fromKeys[i] as number;
+    const digit = (key >>> shift) & mask;
+    const at = counts[digit] as number;
+    to[at] = from[i] as number;
+    toKeys[at] = key;
+    counts[digit] = at + 1;
+  }
+}
+
+/** Within each run of equal starts (`keys`: the starts in sorted order; ids ascending), orders by end, equal ends keeping id order. */
+function orderEqualStarts(order: Int32Array, keys: Int32Array, end: Int32Array, count: number): void {
   let runStart = 0;
   for (let i = 1; i <= count; i++) {
-    if (i < count && start[order[i] as number] === start[order[runStart] as number]) continue;
+    if (i < count && keys[i] === keys[runStart]) continue;
     const length = i - runStart;
     if (length > INSERTION_RUN) order.subarray(runStart, i).sort((a, b) => (end[a] as number) - (end[b] as number) || a - b);
     else if (length > 1) {
