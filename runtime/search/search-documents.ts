@@ -480,16 +480,17 @@ export function statusIn(doc: BundleDocument, versionKey: string | null): Versio
 /**
  * The relevance score of a document for the query, or −1 when a word is missing from it. Each word adds
  * the weight of the best field it is found in: 3 for id, title or section (the section also by the
- * word without its brackets), 2 for field id, relation or description, 1 for content, enum keys and
- * labels, sentinel labels or column titles. Fields are checked best first and the check stops at the first hit, so the score costs no more
- * than the match itself; it depends only on the document and the words, never on how it was found.
+ * word without its brackets), 2 for field id, relation, description or a whole enum label, sentinel
+ * label or column title, 1 for content, enum keys and parts of labels. Fields are checked best first and
+ * the check stops at the first hit, so the score costs no more than the match itself; it depends only
+ * on the document and the words, never on how it was found.
  */
 function matchScore(bundle: Bundle, position: number, doc: BundleDocument, text: DocumentText, query: readonly Word[]): number {
   let score = 0;
   for (const { text: word, bare } of query) {
     if (text.id.includes(word) || text.title.includes(word) || text.section.includes(word) || (bare !== '' && text.section.includes(bare))) {
       score += NAME_WEIGHT;
-    } else if (text.fieldId.includes(word) || text.relation.includes(word) || text.description.includes(word)) {
+    } else if (text.fieldId.includes(word) || text.relation.includes(word) || text.description.includes(word) || isWholeLabel(bundle, position, doc, text, word)) {
       score += SHORT_TEXT_WEIGHT;
     } else if (
       text.content.includes(word) ||
@@ -502,6 +503,21 @@ function matchScore(bundle: Bundle, position: number, doc: BundleDocument, text:
     }
   }
   return score;
+}
+
+/**
+ * Whether `word` is the whole of one enum label, sentinel label or column title (lower-cased). Someone who
+ * searches 背击 is most likely after the value whose label is 背击, not a text that mentions it in passing.
+ */
+function isWholeLabel(bundle: Bundle, position: number, doc: BundleDocument, text: DocumentText, word: string): boolean {
+  if (text.labels !== '' && `\n${text.labels}\n`.includes(`\n${word}\n`)) return true;
+  if (doc.valueCount === 0) return false;
+  const { text: values, starts } = bundle.searchTexts.values(position);
+  for (let at = values.indexOf(`${word}\n`); at >= 0; at = values.indexOf(`${word}\n`, at + 1)) {
+    const index = valueAt(starts, at);
+    if (starts[2 * index + 1] === at) return true;
+  }
+  return false;
 }
 
 /** Whether the id, section or title equals a word (case and one pair of brackets ignored). */

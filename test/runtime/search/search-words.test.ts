@@ -40,6 +40,11 @@ beforeAll(async () => {
         rule('rank.title', 'r1', '冷却时间长短', '无关项。'),
         rule('rank.description', 'r2', '无关项目', '别的。', { description: '冷却时间的说明' }),
         rule('rank.content', 'r3', '无关项目', '这里提到冷却时间。'),
+        // A word that is a whole enum label (or sentinel label, column title) outranks one in a content.
+        rule('a.label.mentioned', 'r4', '攻击加成', '仅在背击时生效。'),
+        rule('a.label.partial', 'r5', '条件', '无。', { target: { kind: 'token', section: 'r5', index: 0 }, annotation: { type: 'enum', title: '条件', content: '无。', values: { '1': '背击加成' } } }),
+        rule('z.label.whole', 'r6', '攻击条件', '按方向。', { target: { kind: 'token', section: 'r6', index: 0 }, annotation: { type: 'enum', title: '攻击条件', content: '按方向。', values: { 'front attack': '正面', 'back attack': '背击' } } }),
+        rule('z.sentinel.whole', 'r7', '目标', '编号。', { target: { kind: 'token', section: 'r7', index: 0 }, annotation: { type: 'enum', title: '目标', content: '编号。', values: { '1': '前方' }, sentinels: { '-1': '背击' } } }),
       ],
     },
   });
@@ -102,6 +107,10 @@ describe('search: relevance score', () => {
   it('adds up each word by the best field it is found in, and orders ties by id', () => {
     // rank.description: 2 (description) + 3 (title) = 5; rank.title: 3 + 1 (content) = 4; rank.content: 1 + 3 = 4.
     expect(found('冷却时间 无关项')).toEqual(['rank.description', 'rank.content', 'rank.title']);
+  });
+
+  it('ranks a word that is a whole enum or sentinel label with the description, before a content or a part of a label', () => {
+    expect(found('背击')).toEqual(['z.label.whole', 'z.sentinel.whole', 'a.label.mentioned', 'a.label.partial']);
   });
 
   it('puts an exact title before any score', () => {
