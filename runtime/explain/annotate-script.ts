@@ -137,16 +137,8 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
     yield;
   }
   const anchors = table.finish();
-  const order = yield* sortBySpan(anchors.start, anchors.end, anchors.count);
-  // Anchors of one span merge into one annotation (§2.6); one rule's anchors never share a span.
-  const groups = new IntColumn(anchors.count + 1);
-  for (let i = 0; i < anchors.count; i++) {
-    const id = order[i] as number;
-    const previous = i === 0 ? -1 : (order[i - 1] as number);
-    if (previous < 0 || anchors.start[id] !== anchors.start[previous] || anchors.end[id] !== anchors.end[previous]) groups.push(i);
-  }
-  const count = groups.length;
-  groups.push(anchors.count);
+  const sorted = yield* sortBySpan(anchors.start, anchors.end, anchors.count);
+  const { order, groupStart, count } = spanGroups(anchors, sorted, rules);
   const warnings = view.warnings.map((w) => ({
     code: w.code,
     message: w.message,
@@ -154,7 +146,43 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
     start: lines.offsetToPosition(w.start),
     end: lines.offsetToPosition(w.end),
   }));
-  return { view, lines, rules, anchors, order, groupStart: groups.finish(), count, warnings, warningCount: view.warningCount };
+  return { view, lines, rules, anchors, order, groupStart, count, warnings, warningCount: view.warningCount };
+}
+
+/**
+ * The anchors of one span merge into one annotation (§2.6; one rule's anchors never share a span), in
+ * rule order. A `target.when` rule takes the place of the rules of its own layer without `when` on its
+ * span: the layer says what the span means in files of this kind, and its general reading (titles that
+ * list every kind's meaning) would only repeat it less precisely. Rules of other layers still merge.
+ * Returns the anchor ids of each group, `order[groupStart[i]] … order[groupStart[i + 1] - 1]`.
+ */
+function spanGroups(anchors: AnchorColumns, sorted: Int32Array, rules: readonly BundleDocument[]): { order: Int32Array; groupStart: Int32Array; count: number } {
+  const hasWhen = Uint8Array.from(rules, (doc) => (doc.resolved.target.when === null ? 0 : 1));
+  const layer = Int32Array.from(rules, (doc) => doc.layerIndex);
+  const { start, end, rule } = anchors;
+  const n = anchors.count;
+  const groups = new IntColumn(n + 1);
+  let kept = 0;
+  for (let i = 0; i < n; ) {
+    const first = sorted[i] as number;
+    let j = i + 1;
+    while (j < n && start[sorted[j] as number] === start[first] && end[sorted[j] as number] === end[first]) j++;
+    groups.push(kept);
+    let whenLayers: Set<number> | null = null;
+    for (let k = i; k < j && j - i > 1; k++) {
+      const r = rule[sorted[k] as number] as number;
+      if (hasWhen[r] === 1) (whenLayers ??= new Set()).add(layer[r] as number);
+    }
+    for (let k = i; k < j; k++) {
+      const r = rule[sorted[k] as number] as number;
+      if (whenLayers !== null && hasWhen[r] === 0 && whenLayers.has(layer[r] as number)) continue;
+      sorted[kept++] = sorted[k] as number;
+    }
+    i = j;
+  }
+  const count = groups.length;
+  groups.push(kept);
+  return { order: sorted.subarray(0, kept), groupStart: groups.finish(), count };
 }
 
 /** Merged annotation `i` of an explanation (its anchors built and merged in rule order). */

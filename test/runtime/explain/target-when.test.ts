@@ -3,7 +3,7 @@
  * section holds one of some values at a token index (docs/rule-layers.md "Format extensions"). The layer is
  * written here: a quest-like `[int data]` read per `[type]`, beside a general rule for the same tokens.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +12,13 @@ import { annotateScript, type ExplainAnnotation } from '../../../runtime/explain
 import { compiledBundle } from '../../support/compiled-bundle.js';
 
 const RULES = [
+  // Listed first on purpose: a when rule takes the place of its own layer's general rule wherever it is listed.
+  {
+    id: 'general',
+    match: { extensions: ['.qst'] },
+    target: { kind: 'token', section: 'int data', index: 0 },
+    annotation: { title: '条件参数 1', type: 'text', content: '按 [type] 而定' },
+  },
   {
     id: 'seeking.item',
     match: { extensions: ['.qst'] },
@@ -44,43 +51,61 @@ const RULES = [
     target: { kind: 'section', section: 'int data', when: [{ section: 'level', index: 1, values: ['99'] }] },
     annotation: { title: '满级条件', type: 'text' },
   },
+];
+
+/** A second layer's general rule for the same tokens: layers add up, so it still merges. */
+const OTHER_LAYER_RULES = [
   {
-    id: 'general',
+    id: 'mine.general',
     match: { extensions: ['.qst'] },
     target: { kind: 'token', section: 'int data', index: 0 },
-    annotation: { title: '条件参数 1', type: 'text', content: '按 [type] 而定' },
+    annotation: { title: '我的说明', type: 'text' },
   },
 ];
 
 let dir = '';
 let bundle: Bundle;
+let stacked: Bundle;
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), 'pvfdoc-when-explain-'));
-  await writeFile(path.join(dir, 'layer.json'), JSON.stringify({ name: 'when', kind: 'user' }));
-  await writeFile(path.join(dir, 'annotations.json'), JSON.stringify({ version: 1, rules: RULES }));
-  bundle = await compiledBundle([dir]);
+  const layer = async (name: string, rules: unknown[]) => {
+    const at = path.join(dir, name);
+    await mkdir(at);
+    await writeFile(path.join(at, 'layer.json'), JSON.stringify({ name, kind: 'user' }));
+    await writeFile(path.join(at, 'annotations.json'), JSON.stringify({ version: 1, rules }));
+    return at;
+  };
+  const base = await layer('when', RULES);
+  const mine = await layer('mine', OTHER_LAYER_RULES);
+  bundle = await compiledBundle([base]);
+  stacked = await compiledBundle([base, mine]);
 });
 
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function explain(lines: string[]): ExplainAnnotation[] {
-  return annotateScript({ bundle, versionKey: '', filePath: 'n_quest/q.qst', text: `${lines.join('\n')}\n` }).annotations;
+function explain(lines: string[], with_: Bundle = bundle): ExplainAnnotation[] {
+  return annotateScript({ bundle: with_, versionKey: '', filePath: 'n_quest/q.qst', text: `${lines.join('\n')}\n` }).annotations;
 }
 
 const brief = (a: ExplainAnnotation) => `${a.section}#${a.occurrence} tok${a.tokenIndex ?? '-'} ${a.value ?? ''} ${a.title} [${a.ruleIds.join(',')}]`;
 
 describe('target.when', () => {
-  it('applies the rules of the type the file has; on a shared span the when rule listed first keeps its title and the general one adds its block', () => {
+  it('applies the rules of the type the file has; on their spans they take the place of their layer\'s general rule', () => {
     const out = explain(['[type]', '\t`[seeking]`', '[int data]', '\t1001\t2\t1002\t5', '[/int data]']);
     expect(out.map(brief)).toEqual([
-      'int data#0 tok0 1001 物品 ID [seeking.item,general]',
+      'int data#0 tok0 1001 物品 ID [seeking.item]',
       'int data#0 tok1 2 数量 [seeking.count]',
       'int data#0 tok2 1002 物品 ID [seeking.item]',
       'int data#0 tok3 5 数量 [seeking.count]',
     ]);
-    expect(out[0]?.blocks.map((b) => b.ruleId)).toEqual(['seeking.item', 'general']);
+  });
+
+  it('a general rule of another layer still merges with the when rule (layers add up)', () => {
+    const out = explain(['[type]', '\t`[seeking]`', '[int data]', '\t1001\t2', '[/int data]'], stacked);
+    expect(out.map(brief)).toEqual(['int data#0 tok0 1001 我的说明 [mine.general,seeking.item]', 'int data#0 tok1 2 数量 [seeking.count]']);
+    expect(out[0]?.blocks.map((b) => b.ruleId)).toEqual(['mine.general', 'seeking.item']);
   });
 
   it('a file of another type, or without the deciding section, gets only the general rule', () => {
