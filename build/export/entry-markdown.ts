@@ -108,6 +108,7 @@ function metaLine(part: TagPart, dialect: MarkdownDialect): string {
   if (part.trust !== null) items.push(`可信度：${TRUST_LABEL[part.trust]}`);
   if (part.pvfVersions.length > 0) items.push(`仅 ${part.pvfVersions.map((v) => escapeText(v, dialect)).join('、')}`);
   if (part.glob !== '') items.push(`仅路径 ${dialect === 'markdig' ? inlineCode(part.glob) : escapeText(part.glob, dialect)}`);
+  for (const c of part.when) items.push(escapeText(`仅当 [${c.section}] 第 ${c.index} 个为 ${c.values.map((v) => `\`${v}\``).join(' 或 ')}`, dialect));
   if (part.anyExtension) items.push('适用于所有文件类型');
   if (part.url !== null) items.push(`[参考站](${part.url.replaceAll('(', '%28').replaceAll(')', '%29')})`);
   return items.join(' · ');

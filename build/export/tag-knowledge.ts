@@ -5,7 +5,7 @@
  * tag to hover, and are counted instead.
  */
 import type { Bundle } from '../../runtime/bundle/load-bundle.js';
-import type { AnnotationType, BundleDocument, TargetSpec, Trust } from '../../runtime/bundle/schema.js';
+import type { AnnotationType, BundleDocument, TargetSpec, Trust, WhenCondition } from '../../runtime/bundle/schema.js';
 import { documentPageUrl } from '../../runtime/bundle/site-paths.js';
 import { foldSectionName } from '../../runtime/script/parse-script-view.js';
 import { trimSpace } from '../../runtime/script/trim-space.js';
@@ -32,6 +32,8 @@ export interface TagPart {
   pvfVersions: readonly string[];
   /** The path glob the rule is restricted to ("" = every file of the type). */
   glob: string;
+  /** The files the rule applies to by another section's value (`target.when`; [] = every file). */
+  when: readonly WhenCondition[];
   /** The rule names no file type, so it applies to every one. */
   anyExtension: boolean;
   layer: string;
@@ -193,6 +195,7 @@ function partOf(bundle: Bundle, doc: BundleDocument, options: CollectOptions): T
     trust: doc.trust,
     pvfVersions: doc.pvfVersions,
     glob: doc.resolved.match.glob.trim(),
+    when: doc.resolved.target.when ?? [],
     anyExtension: doc.resolved.match.extensions.length === 0,
     layer: doc.layer,
     url: options.siteUrl !== null ? documentPageUrl(options.siteUrl, doc.documentId) : null,

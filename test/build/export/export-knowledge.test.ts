@@ -61,7 +61,7 @@ describe('golden files', () => {
 describe('pvfutility: the shape pvfUtility reads (Options/PvfComments/<ext>.json)', () => {
   it('one file per file type: SchemaVersion 1, its FileType, comments of type Section with every field typed', () => {
     const result = exportKnowledge(bundle, options('pvfutility'));
-    expect(result.files.map((f) => f.path)).toEqual(['equ.json', 'etc.json']);
+    expect(result.files.map((f) => f.path)).toEqual(['equ.json', 'etc.json', 'qst.json']);
     for (const file of result.files) {
       expect(file.text.charCodeAt(0)).not.toBe(0xfeff);
       const json = JSON.parse(file.text) as Record<string, unknown>;
@@ -154,6 +154,10 @@ describe('what an entry says', () => {
     expect(entry).toContain('各列：1. 物品；2. 数量；3. 第3列');
     expect(entry).toContain('{record}、{column} 是从 1 数起的记录号、列号');
     expect(entry).toContain('仅路径 `etc/drop/**`');
+    // A rule chosen by another section's value (target.when) says in which files it applies.
+    expect(comments(result, 'qst').find((c) => c.Section === 'int data')?.Comment).toContain('仅当 [type] 第 0 个为 `[seeking]`');
+    const vscode = tags(exportKnowledge(bundle, options('vscode-scripttags')), 'qst').find((t) => t.name === 'int data')?.description;
+    expect(vscode).toContain('仅当 [type] 第 0 个为 「[seeking]」');
     for (const c of [...equ, ...comments(result, 'etc')]) expect(c.Comment).toMatch(new RegExp(`\\[参考站\\]\\(${SITE_URL}doc/[0-9a-z_]+/\\)`));
   });
 
