@@ -3,41 +3,22 @@
  * that applies only in files where another section holds one of some values. One problem per bad key, at
  * its JSON path; the resolved conditions in the bundle; a `when` rule never stands in for a field.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { compileLayers } from '../../build/compile-layers.js';
 import { loadLayers } from '../../build/load-layers.js';
 import type { Problem } from '../../build/problems.js';
 import { validateLayers } from '../../build/validate-layers.js';
 import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
 import { compareDocuments } from '../../runtime/diff/compare-documents.js';
+import { writeRuleLayer } from '../support/rule-layer.js';
+import { removeTempDirs } from '../support/temp-dirs.js';
 
 type Json = Record<string, unknown>;
 
-let root = '';
-let counter = 0;
-
-beforeAll(async () => {
-  root = await mkdtemp(path.join(tmpdir(), 'pvfdoc-target-when-'));
-});
-
-afterAll(async () => {
-  await rm(root, { recursive: true, force: true });
-});
-
-async function writeLayer(rules: Json[], fields: Json[] = []): Promise<string> {
-  counter += 1;
-  const dir = path.join(root, `layer-${counter}`);
-  await mkdir(dir);
-  await writeFile(path.join(dir, 'layer.json'), JSON.stringify({ name: `layer${counter}`, kind: 'user' }));
-  await writeFile(path.join(dir, 'annotations.json'), JSON.stringify({ version: 1, fields, rules }));
-  return dir;
-}
+afterAll(removeTempDirs);
 
 async function validate(rules: Json[]): Promise<Problem[]> {
-  const { layers, problems } = await loadLayers([await writeLayer(rules)]);
+  const { layers, problems } = await loadLayers([await writeRuleLayer(rules)]);
   expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
   return validateLayers(layers);
 }
@@ -88,7 +69,7 @@ describe('target.when: one problem per bad input', () => {
 
   it('reports wrong shapes from the schema, at the key', async () => {
     const { problems } = await loadLayers([
-      await writeLayer([rule({ when: { section: 'type', values: ['x'] } }), rule({ when: [{ section: 'type', values: 'x' }] }, { id: 'b' }), rule({ when: [{ section: 'type', values: ['x'], value: 'y' }] }, { id: 'c' })]),
+      await writeRuleLayer([rule({ when: { section: 'type', values: ['x'] } }), rule({ when: [{ section: 'type', values: 'x' }] }, { id: 'b' }), rule({ when: [{ section: 'type', values: ['x'], value: 'y' }] }, { id: 'c' })]),
     ]);
     const errors = problems.filter((p) => p.severity === 'error');
     expect(errors.map((p) => p.path)).toEqual(['$.rules[0].target.when', '$.rules[1].target.when[0].values', '$.rules[2].target.when[0]']);
@@ -97,7 +78,7 @@ describe('target.when: one problem per bad input', () => {
 
 describe('target.when: resolution', () => {
   async function bundleOf(rules: Json[], fields: Json[] = []) {
-    const result = await compileLayers([await writeLayer(rules, fields)]);
+    const result = await compileLayers([await writeRuleLayer(rules, fields)]);
     if (!result.ok) throw new Error(JSON.stringify(result.problems, null, 2));
     return openBuiltBundle(result.bundle.files);
   }

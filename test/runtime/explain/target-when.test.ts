@@ -3,13 +3,12 @@
  * section holds one of some values at a token index (docs/rule-layers.md "Format extensions"). The layer is
  * written here: a quest-like `[int data]` read per `[type]`, beside a general rule for the same tokens.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { annotateScript, type ExplainAnnotation } from '../../../runtime/explain/annotate-script.js';
 import { compiledBundle } from '../../support/compiled-bundle.js';
+import { writeRuleLayer } from '../../support/rule-layer.js';
+import { removeTempDirs } from '../../support/temp-dirs.js';
 
 const RULES = [
   // Listed first on purpose: a when rule takes the place of its own layer's general rule wherever it is listed.
@@ -63,27 +62,16 @@ const OTHER_LAYER_RULES = [
   },
 ];
 
-let dir = '';
 let bundle: Bundle;
 let stacked: Bundle;
 beforeAll(async () => {
-  dir = await mkdtemp(path.join(tmpdir(), 'pvfdoc-when-explain-'));
-  const layer = async (name: string, rules: unknown[]) => {
-    const at = path.join(dir, name);
-    await mkdir(at);
-    await writeFile(path.join(at, 'layer.json'), JSON.stringify({ name, kind: 'user' }));
-    await writeFile(path.join(at, 'annotations.json'), JSON.stringify({ version: 1, rules }));
-    return at;
-  };
-  const base = await layer('when', RULES);
-  const mine = await layer('mine', OTHER_LAYER_RULES);
+  const base = await writeRuleLayer(RULES, [], 'when');
+  const mine = await writeRuleLayer(OTHER_LAYER_RULES, [], 'mine');
   bundle = await compiledBundle([base]);
   stacked = await compiledBundle([base, mine]);
 });
 
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(removeTempDirs);
 
 function explain(lines: string[], with_: Bundle = bundle): ExplainAnnotation[] {
   return annotateScript({ bundle: with_, versionKey: '', filePath: 'n_quest/q.qst', text: `${lines.join('\n')}\n` }).annotations;
