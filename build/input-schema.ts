@@ -21,6 +21,13 @@ export const WhenConditionInputSchema = z.strictObject({
   values: z.array(str()),
 });
 
+/** `target.countedGroups`: groups of a count N and N records of `widths[g]` tokens; one group's records (or its count). */
+export const CountedGroupsInputSchema = z.strictObject({
+  widths: z.array(int()),
+  group: int().optional(),
+  count: z.boolean('expected true or false').optional(),
+});
+
 export const TargetInputSchema = z.strictObject({
   kind: str().optional(),
   section: str().optional(),
@@ -42,6 +49,8 @@ export const TargetInputSchema = z.strictObject({
   sectionPattern: str().optional(),
   // pvfdoc extension: the rule applies only in files where other sections hold these values.
   when: z.array(WhenConditionInputSchema).optional(),
+  // pvfdoc extension: the section is count-prefixed groups of records.
+  countedGroups: CountedGroupsInputSchema.optional(),
 });
 
 export const AnnotationInputSchema = z.strictObject({

@@ -31,6 +31,7 @@ import {
   TargetInputSchema,
   TrustInputSchema,
   WhenConditionInputSchema,
+  CountedGroupsInputSchema,
 } from './input-schema.js';
 import {
   ANNOTATION_TYPES,
@@ -153,6 +154,18 @@ const WHEN_CHECK: Json = {
   },
 };
 
+/** Token targets: 1–8 record widths ≥ 1 and a group ≥ 0 (that it names one of them is checked at build). */
+const COUNTED_GROUPS_CHECK: Json = {
+  properties: {
+    countedGroups: {
+      properties: {
+        widths: { minItems: 1, maxItems: 8, items: { minimum: 1 }, errorMessage: bilingual('target.countedGroups.widths 需要 1 到 8 个大于 0 的记录宽度', 'list 1 to 8 record widths ≥ 1') },
+        group: NON_NEGATIVE,
+      },
+    },
+  },
+};
+
 function notForKind(kind: string): Json {
   const message = bilingual(`${kind} 目标不能使用 offset/groupOffset/standaloneValues/tokensPerLineIndex`, 'offset, groupOffset, standaloneValues and tokensPerLineIndex only apply to token targets');
   return {
@@ -174,7 +187,7 @@ const TARGET_CHECKS: Json[] = [
         notForKind('path'),
         {
           properties: Object.fromEntries(
-            ['parent', 'notInside', 'sectionPattern', 'when'].map((key) => [
+            ['parent', 'notInside', 'sectionPattern', 'when', 'countedGroups'].map((key) => [
               key,
               forbidden(bilingual(`target.${key} 只允许用于 section 或 token 标注`, `a path target has no section: remove target.${key}`)),
             ]),
@@ -183,7 +196,17 @@ const TARGET_CHECKS: Json[] = [
       ],
     },
   },
-  { if: keyIs('kind', ['section']), then: { allOf: [notForKind('section'), WHEN_CHECK, ...SECTION_CHOICE] } },
+  {
+    if: keyIs('kind', ['section']),
+    then: {
+      allOf: [
+        notForKind('section'),
+        WHEN_CHECK,
+        { properties: { countedGroups: forbidden(bilingual('target.countedGroups 只允许用于 token 标注', 'countedGroups only applies to token targets')) } },
+        ...SECTION_CHOICE,
+      ],
+    },
+  },
   {
     if: keyIs('kind', ['token']),
     then: {
@@ -198,8 +221,9 @@ const TARGET_CHECKS: Json[] = [
             range: { required: ['endExclusive'], properties: { start: NON_NEGATIVE, endExclusive: { minimum: 1 } } },
           },
         },
-        { if: REPEATED_RECORD_SET, then: POSITIVE_RECORD_TOKENS },
+        { if: { allOf: [REPEATED_RECORD_SET, { not: { required: ['countedGroups'] } }] }, then: POSITIVE_RECORD_TOKENS },
         WHEN_CHECK,
+        COUNTED_GROUPS_CHECK,
         {
           if: keyIs('topLevel', [true]),
           then: {
@@ -293,8 +317,8 @@ const CROSS_BLOCK_CHECKS: Json[] = [
     },
   },
   {
-    // A token target without columns: one index or one range, and the repeated-record rules.
-    if: { allOf: [TOKEN_TARGET, OWN_TYPE, { properties: { annotation: { not: { required: ['columns'] } } } }] },
+    // A token target without columns or counted groups: one index or one range, and the repeated-record rules.
+    if: { allOf: [TOKEN_TARGET, OWN_TYPE, { properties: { annotation: { not: { required: ['columns'] } } } }, { properties: { target: { not: { required: ['countedGroups'] } } } }] },
     then: {
       allOf: [
         onTarget({
@@ -424,6 +448,12 @@ export function ruleSchemaNotes(file: RuleSchemaFile): RuleSchemaNotes {
   add(target.notInside, doc('notInside 不在这些段内', '（pvfdoc 扩展）任何一层上级段都不能是这些名字之一。只用于 section 与 token 目标。', '(pvfdoc extension) No enclosing section, at any depth, may have one of these names. Section and token targets only.'));
   add(target.topLevel, doc('topLevel 首段之前', '（pvfdoc 扩展）true：第一个段之前的 token（如 .lst 的每一行），当作一个段的直接 token 编号。只用于 token 目标，不能同时写 section、sectionPattern、parent、notInside。', '(pvfdoc extension) true: the tokens before the first section, indexed as one section\'s direct tokens. Token targets only, without section, sectionPattern, parent or notInside.'));
   add(target.when, doc('when 适用条件', '（pvfdoc 扩展）只在满足全部条件的文件中使用本规则：每个条件看文件中该段（section）的第一次出现，其第 index 个 token（默认 0）的值须是 values 之一（不区分大小写）。1 到 4 个条件；只用于 section 与 token 目标。', '(pvfdoc extension) The rule applies only in files where every condition holds: token `index` (default 0) of the first occurrence of `section` in the file has one of `values` (case-insensitive). 1 to 4 conditions; section and token targets only.', { examples: [[{ section: 'type', values: ['[seeking]'] }]] }));
+  add(target.countedGroups, doc('countedGroups 计数分组', '（pvfdoc 扩展）段内标记值是依次排列的若干组：每组先写条数 N，再写 N 条记录（每条 widths[g] 个）。group 选组（默认 0），index 是该组每条记录内的下标；count: true 时标注该组的条数本身。offset 先跳过段首；不能与 recordTokens、range、groupOffset、standaloneValues、tokensPerLineIndex、imagePathToken、annotation.columns 同用。只用于 token 目标。', '(pvfdoc extension) The section\'s tokens are consecutive groups, each a count N and N records of widths[g] tokens. `group` picks one (default 0), `index` is the token inside each of its records; `count: true` targets the group\'s count. `offset` skips once first; not with recordTokens, range, groupOffset, standaloneValues, tokensPerLineIndex, imagePathToken or annotation.columns. Token targets only.', { examples: [{ widths: [2, 2, 2], group: 1 }] }));
+  const counted = CountedGroupsInputSchema.shape;
+  add(CountedGroupsInputSchema, doc('计数分组', '计数分组的读法。', 'How the groups are read.'));
+  add(counted.widths, doc('widths 各组记录宽度', '各组每条记录的标记值个数，按顺序，1 到 8 组。', 'Record width of each group, in order; 1 to 8 groups.'));
+  add(counted.group, doc('group 目标组', '目标所在的组（从 0 起），省略为 0。', '0-based group of the target; absent = 0.'));
+  add(counted.count, doc('count 标注条数', 'true：标注该组的条数标记值（此时不写 index）。', 'true: annotate the group\'s count token (then no index).'));
   const whenCondition = WhenConditionInputSchema.shape;
   add(WhenConditionInputSchema, doc('条件', '一个适用条件。', 'One condition.'));
   add(whenCondition.section, doc('section 决定段', '值决定本规则是否适用的段名，不带方括号，如 "type"。', 'The section whose value decides, without brackets, e.g. "type".'));

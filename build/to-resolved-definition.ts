@@ -45,6 +45,7 @@ function toTargetSpec(target: TargetInput | undefined): TargetSpec {
     topLevel: target?.topLevel === true,
     sectionPattern: target?.sectionPattern ?? null,
     when: target?.when?.map((c) => ({ section: c.section, index: c.index ?? 0, values: c.values })) ?? null,
+    countedGroups: target?.countedGroups ? { widths: target.countedGroups.widths, group: target.countedGroups.group ?? 0, count: target.countedGroups.count === true } : null,
   };
 }
 
@@ -90,7 +91,8 @@ function toPreviewSpec(preview: PreviewInput): PreviewSpec {
  * pvfdoc's scope keys (`parent`, `notInside`) are part of the target too: a rule limited to one
  * enclosing section does not stand in for a field that applies everywhere (case-insensitive names,
  * `notInside` as a set; absent and empty are the same), and so are `topLevel`, `sectionPattern` and
- * `when` (a rule for files of one kind does not stand in for a field that applies to all).
+ * `when` (a rule for files of one kind does not stand in for a field that applies to all), and
+ * `countedGroups`.
  */
 export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefinition): boolean {
   if (!rule) return false;
@@ -117,7 +119,8 @@ export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefi
     nameSet(s.notInside) === nameSet(t.notInside) &&
     s.topLevel === t.topLevel &&
     (s.sectionPattern ?? '').toLowerCase() === (t.sectionPattern ?? '').toLowerCase() &&
-    whenKey(s.when) === whenKey(t.when);
+    whenKey(s.when) === whenKey(t.when) &&
+    JSON.stringify(s.countedGroups) === JSON.stringify(t.countedGroups);
   if (!sameTarget) return false;
   const m = rule.match;
   if (m.extensions.length === 0 && m.glob.trim() === '') return true;

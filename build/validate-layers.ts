@@ -470,6 +470,9 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
   };
   checkScope(rep, target, kind);
   checkWhen(rep, target, kind);
+  if (target.countedGroups !== undefined && kind !== 'token') {
+    rep.add('.target.countedGroups', '.target.countedGroups 只允许用于 token 标注', 'count-prefixed groups are read from a section\'s tokens: use target.kind "token", or remove target.countedGroups', T);
+  }
   checkSectionChoice(rep, target, kind);
   if (annotation.columns !== undefined && kind !== 'token') {
     rep.add(
@@ -490,7 +493,8 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
       if (type !== 'text') rep.add('.annotation.type', ' 的 section 标注只支持 text 类型', 'a section target takes annotation.type "text"; use a token target for other types', TA);
       return;
     case 'token':
-      if (annotation.columns !== undefined) checkColumnsTarget(rep, target, type, sectionBlank ? blankSection : null);
+      if (target.countedGroups !== undefined) checkCountedGroupsTarget(rep, target, annotation, sectionBlank ? blankSection : null);
+      else if (annotation.columns !== undefined) checkColumnsTarget(rep, target, type, sectionBlank ? blankSection : null);
       else checkTokenTarget(rep, target, type, repeated, sectionBlank ? blankSection : null);
       return;
     default:
@@ -573,6 +577,60 @@ function checkWhen(rep: Reporter, target: TargetInput, kind: string): void {
       rep.add(`${at}.values`, `${at}.values 至少需要一个值`, 'list the values that select this rule, as canonical token values, e.g. ["[seeking]"] or ["10"]', T);
     }
   });
+}
+
+/** Most groups one `target.countedGroups` may describe. */
+const MAX_COUNTED_GROUPS = 8;
+
+/** Keys of repeated records that `countedGroups` replaces (their meaning would clash with the groups'). */
+const NOT_WITH_COUNTED_GROUPS = ['recordTokens', 'range', 'groupOffset', 'standaloneValues', 'tokensPerLineIndex', 'imagePathToken'] as const;
+
+/**
+ * pvfdoc extension `target.countedGroups` on a token target: 1–8 widths ≥ 1, a group among them, and
+ * either `count: true` (the group's count token; no index) or an `index` inside the group's records;
+ * `offset` (≥ 0) and `contextIndex` (inside the record) as usual; none of the other repeated-record keys,
+ * no `annotation.columns`, no image.
+ */
+function checkCountedGroupsTarget(rep: Reporter, target: TargetInput, annotation: AnnotationInput, blankSection: (() => void) | null): void {
+  const groups = target.countedGroups;
+  if (groups === undefined) return;
+  blankSection?.();
+  const at = '.target.countedGroups';
+  const { widths } = groups;
+  const group = groups.group ?? 0;
+  if (widths.length === 0 || widths.length > MAX_COUNTED_GROUPS) {
+    rep.add(`${at}.widths`, `${at}.widths 需要 1 到 ${MAX_COUNTED_GROUPS} 个记录宽度`, 'list the record width of each group in order, e.g. [2, 2, 2] for three groups of (id, count) pairs', T);
+  }
+  widths.forEach((w, k) => {
+    if (w < 1) rep.add(`${at}.widths[${k}]`, `${at}.widths[${k}] 必须大于 0`, 'a record has at least one token: use a width ≥ 1', T);
+  });
+  if (group < 0 || (widths.length > 0 && group >= widths.length)) {
+    rep.add(`${at}.group`, `${at}.group 必须是 widths 中的一组`, `use a 0-based group in 0..${Math.max(widths.length - 1, 0)}`, T);
+  }
+  const width = widths[group] ?? 0;
+  if (groups.count === true) {
+    if (target.index !== undefined) rep.add('.target.index', '.target.countedGroups.count 为 true 时不能配置 index', 'the count token is the target: remove target.index, or set countedGroups.count to false', T);
+    if (target.contextIndex !== undefined) rep.add('.target.contextIndex', '.target.countedGroups.count 为 true 时不能配置 contextIndex', 'the count token belongs to no record: remove target.contextIndex', T);
+  } else if (target.index === undefined) {
+    rep.add('.target.index', '.target.countedGroups 需要 index 或 count: true', 'set target.index (the token inside each record of the group), or countedGroups.count: true for the count token', T);
+  } else if (target.index < 0 || (width > 0 && target.index >= width)) {
+    rep.add('.target.index', '.target.index 必须位于该组的记录宽度内', `target.index ${target.index} is outside a ${width}-token record of group ${group}; use 0..${Math.max(width - 1, 0)}`, T);
+  }
+  const context = target.contextIndex;
+  if (groups.count !== true && context !== undefined && (context < 0 || (width > 0 && context >= width))) {
+    rep.add('.target.contextIndex', '.target.contextIndex 必须位于该组的记录宽度内', `use a contextIndex in 0..${Math.max(width - 1, 0)}`, T);
+  }
+  if ((target.offset ?? 0) < 0) rep.add('.target.offset', '.target.offset 不能为负数', 'use an offset ≥ 0 (tokens to skip once before the first group)', T);
+  for (const key of NOT_WITH_COUNTED_GROUPS) {
+    if (target[key] === undefined) continue;
+    rep.add(`.target.${key}`, `.target.${key} 不能与 target.countedGroups 同时使用`, `countedGroups gives the record widths and groups: remove target.${key}`, T);
+  }
+  if (annotation.columns !== undefined) {
+    rep.add('.annotation.columns', '.annotation.columns 不能与 target.countedGroups 同时使用', 'write one rule per column of the group (target.index), or remove annotation.columns', TA);
+  }
+  if ((annotation.type ?? '') === 'image') {
+    rep.add('.annotation.type', ' 的 countedGroups 标注不支持 image 类型', 'an image rule reads its path from a fixed record: use recordTokens, or another annotation type', TA);
+  }
 }
 
 /**

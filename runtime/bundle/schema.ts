@@ -12,8 +12,9 @@ import { z } from 'zod';
  * `notInside`, annotations `sentinels` and `columns` (docs/rule-layers.md "Format extensions").
  * 4: targets carry `topLevel` and `sectionPattern` (pvfdoc extensions).
  * 5: targets carry `when` (pvfdoc extension: conditions on other sections of the file).
+ * 6: targets carry `countedGroups` (pvfdoc extension: count-prefixed groups of records).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 export const BUNDLE_FILES = [
   'documents.json',
@@ -69,6 +70,13 @@ const WhenConditionSchema = z.strictObject({
   values: z.array(z.string()).describe('canonical token values, compared case-insensitively'),
 });
 
+/** `target.countedGroups`: the section as groups of a count N and N records; `group` and `count` filled in. */
+const CountedGroupsSchema = z.strictObject({
+  widths: z.array(z.int()).describe('record width of each group, in order'),
+  group: z.int().describe('0-based group the target addresses'),
+  count: z.boolean().describe('true: the group\'s count token; false: token `index` of each of its records'),
+});
+
 /** Every optional part is present, `null` when the source did not set it: 0 and absent differ. */
 const TargetSpecSchema = z.strictObject({
   kind: TargetKindSchema,
@@ -93,6 +101,7 @@ const TargetSpecSchema = z.strictObject({
     .array(WhenConditionSchema)
     .nullable()
     .describe('pvfdoc extension: the rule applies only in files where every condition holds'),
+  countedGroups: CountedGroupsSchema.nullable().describe('pvfdoc extension: the section is count-prefixed groups of records'),
 });
 
 /** A JSON value (the type of `z.json()`). */
@@ -383,6 +392,7 @@ export type RelationKind = z.output<typeof RelationKindSchema>;
 export type MatchSpec = z.output<typeof MatchSpecSchema>;
 export type TargetSpec = z.output<typeof TargetSpecSchema>;
 export type WhenCondition = z.output<typeof WhenConditionSchema>;
+export type CountedGroups = z.output<typeof CountedGroupsSchema>;
 export type AnnotationType = z.output<typeof AnnotationTypeSchema>;
 export type Trust = z.output<typeof TrustSchema>;
 export type AnnotationSpec = z.output<typeof AnnotationSpecSchema>;

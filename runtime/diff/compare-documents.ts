@@ -52,6 +52,7 @@ const TARGET_MEMBERS = [
   'topLevel',
   'sectionPattern',
   'when',
+  'countedGroups',
 ] as const;
 const ANNOTATION_MEMBERS = ['type', 'title', 'content', 'relation', 'pathRoot', 'inlineImage', 'sentinels', 'columns'] as const;
 const PREVIEW_MEMBERS = ['providers', 'role', 'group', 'order', 'format', 'label'] as const;

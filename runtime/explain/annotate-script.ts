@@ -287,7 +287,7 @@ function effectiveRelation(bundle: Bundle, name: string): BundleRelation | undef
 
 function buildItem(input: AnnotationLookups, doc: BundleDocument, anchor: Anchor, lines: LineIndex): ExplainAnnotation {
   const spec = doc.resolved.annotation;
-  const { title, content } = columnTexts(spec, anchor);
+  const { title, content } = columnTexts(spec, anchor, doc.resolved.target.countedGroups !== null);
   const value = anchor.value ?? '';
   const item: ExplainAnnotation = {
     title,
@@ -373,11 +373,16 @@ function sentinelLabel(spec: AnnotationSpec, value: string): string | undefined 
 /**
  * Title and content of one anchor. For `columns` rules the title is the column's own title when it has
  * a non-empty one, else the annotation title; in both, and in the content, `{record}` and `{column}`
- * become the 1-based record and column numbers.
+ * become the 1-based record and column numbers. `countedGroups` rules fill `{record}` too (the record's
+ * number within its group): their records have no column titles to carry it.
  */
-function columnTexts(spec: AnnotationSpec, anchor: Anchor): { title: string; content: string } {
+function columnTexts(spec: AnnotationSpec, anchor: Anchor, counted: boolean): { title: string; content: string } {
   const content = spec.content.trim();
   const column = anchor.column;
+  if (counted && anchor.recordIndex !== null) {
+    const record = String(anchor.recordIndex + 1);
+    return { title: spec.title.replaceAll('{record}', record), content: content.replaceAll('{record}', record) };
+  }
   if (spec.columns === null || column === null) return { title: spec.title, content };
   const own = spec.columns[column];
   const fill = (text: string) => text.replaceAll('{record}', String((anchor.recordIndex ?? 0) + 1)).replaceAll('{column}', String(column + 1));

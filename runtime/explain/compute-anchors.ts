@@ -20,10 +20,12 @@
  *   case-insensitive), in text order, instead of the sections of one name.
  * - pvfdoc's scope keys limit the occurrences first: `target.parent` (the direct enclosing section has
  *   that name) and `target.notInside` (no enclosing section at any depth has one of those names).
+ * - pvfdoc's `target.countedGroups` (token targets): after `offset`, groups of a count N and N records of
+ *   `widths[g]` tokens; the count of group `group`, or token `index` of each of its records.
  * - pvfdoc's `target.when` decides for the whole file: unless every condition holds (token `index` of
  *   the file's first section of that name is one of `values`), the target anchors nothing.
  */
-import type { AnnotationType, TargetSpec, WhenCondition } from '../bundle/schema.js';
+import type { AnnotationType, CountedGroups, TargetSpec, WhenCondition } from '../bundle/schema.js';
 import { parseInt32 } from '../script/canonical-number.js';
 import { matchSectionPattern } from '../script/match-glob.js';
 import { foldSectionName, tokenValue, tokenValueType, type ScriptView, type TokenValueType } from '../script/parse-script-view.js';
@@ -210,6 +212,10 @@ export function anchorTarget(index: ViewIndex, target: TargetSpec, options: Anch
     }
     return;
   }
+  if (target.countedGroups !== null) {
+    countedAnchors(index, occurrences, target, target.countedGroups, options, sink);
+    return;
+  }
   if (options.columns === true) {
     if (target.index === null && target.range === null) repeatedAnchors(index, occurrences, target, options, sink);
     return;
@@ -320,6 +326,47 @@ function repeatedAnchors(index: ViewIndex, occurrences: readonly number[], targe
         }
         const token = sectionTokens[first + start + at] as number;
         sink.push(TOKEN_ANCHOR, s, token, start + at, start + at, tokenStart[token] as number, tokenEnd[token] as number, record, -1, contextToken, imageToken);
+      }
+    }
+  }
+}
+
+/**
+ * pvfdoc's `target.countedGroups`, per occurrence: after `offset` tokens, group g is a count token N (an
+ * integer ≥ 0) and N records of `widths[g]` tokens; the target is the count of group `group`, or token
+ * `index` of each of its complete records. A count that is no such integer, or the end of the tokens,
+ * ends the reading: what comes after it is not known to be a group.
+ */
+function countedAnchors(index: ViewIndex, occurrences: readonly number[], target: TargetSpec, groups: CountedGroups, options: AnchorOptions, sink: AnchorSink): void {
+  const { view, groupStart, sectionTokens } = index;
+  const { start: tokenStart, end: tokenEnd, type } = view.tokens;
+  const { widths, group } = groups;
+  const at = target.index ?? 0;
+  const contextIndex = groups.count ? null : (target.contextIndex ?? options.contextToken ?? null);
+  for (const s of occurrences) {
+    const first = groupStart[s] as number;
+    const n = (groupStart[s + 1] as number) - first;
+    let j = Math.min(Math.max(target.offset ?? 0, 0), n);
+    for (let g = 0; g <= group && g < widths.length && j < n; g++) {
+      const countToken = sectionTokens[first + j] as number;
+      const count = type[countToken] === 0 ? parseInt32(trimSpace(tokenValue(view, countToken))) : null;
+      if (count === null || count < 0) break;
+      const width = widths[g] as number;
+      if (g < group) {
+        j += 1 + count * width;
+        continue;
+      }
+      if (groups.count) {
+        sink.push(TOKEN_ANCHOR, s, countToken, j, j, tokenStart[countToken] as number, tokenEnd[countToken] as number, -1, -1, -1, -1);
+        break;
+      }
+      if (at < 0 || at >= width || (contextIndex !== null && (contextIndex < 0 || contextIndex >= width))) break;
+      const records = Math.min(count, Math.floor((n - j - 1) / width));
+      for (let r = 0; r < records; r++) {
+        const base = j + 1 + r * width;
+        const token = sectionTokens[first + base + at] as number;
+        const contextToken = contextIndex === null ? -1 : (sectionTokens[first + base + contextIndex] as number);
+        sink.push(TOKEN_ANCHOR, s, token, base + at, base + at, tokenStart[token] as number, tokenEnd[token] as number, r, -1, contextToken, -1);
       }
     }
   }

@@ -34,6 +34,7 @@ const NO_TARGET: TargetSpec = {
   topLevel: false,
   sectionPattern: null,
   when: null,
+  countedGroups: null,
 };
 
 async function fileHashes(): Promise<Record<string, string>> {

@@ -71,6 +71,7 @@ function target(partial: Partial<TargetSpec>): Pick<BundleDocument, 'resolved' |
     topLevel: false,
     sectionPattern: null,
     when: null,
+    countedGroups: null,
     ...partial,
   };
   return {

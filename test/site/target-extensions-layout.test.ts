@@ -52,6 +52,18 @@ describe('layout drawing of topLevel and sectionPattern targets', () => {
     expect(drawing.facts.find((f) => f.label === '适用条件')?.value).toMatch(/^\[type\] 第 0 个为 `\[seeking\]` 或 `\[use item\]`，且 \[level\] 第 1 个为 `99`（when：/);
   });
 
+  it('countedGroups: a count box and records per group, the target box in its group only', () => {
+    const drawing = layoutOf(docOf('stk.recipe-product'));
+    expect(drawing.mode).toBe('records');
+    const groups = drawing.segments.filter((s) => s.kind === 'group');
+    expect(groups.map((g) => g.caption)).toEqual(['组 1（每条 2 个）', '组 2（每条 2 个）', '组 3（每条 3 个）']);
+    expect(groups.map((g) => g.boxes[0]?.caption)).toEqual(['条数', '条数', '条数']);
+    const targets = (g: (typeof groups)[number]) => (g.children ?? []).flatMap((c) => c.boxes).filter((b) => b.role === 'target').length;
+    expect(groups.map(targets)).toEqual([0, 2, 0]);
+    expect(drawing.facts.find((f) => f.label === '计数分组')?.value).toContain('第 3 组每条 3 个');
+    expect(drawing.facts.find((f) => f.label === '目标')?.value).toBe('第 2 组每条记录内第 0 个（index）');
+  });
+
   it('a plain section target is "section"', () => {
     expect(layoutOf(docOf('act.base-ani'))).toMatchObject({ where: 'section', section: 'BASE ANI', scope: [] });
   });

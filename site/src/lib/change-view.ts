@@ -61,6 +61,7 @@ const DOCUMENT_LABEL: Record<string, string> = {
   'target.topLevel': '文件开头',
   'target.sectionPattern': '段名模式',
   'target.when': '适用条件（when）',
+  'target.countedGroups': '计数分组（countedGroups）',
   'annotation.type': '标注类型',
   'annotation.title': '标题',
   'annotation.content': '内容',

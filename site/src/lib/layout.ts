@@ -12,7 +12,7 @@
  * (`topLevel`: the header box is the file start, not a section tag) and section-name patterns
  * (`sectionPattern`: the header shows the pattern).
  */
-import type { BundleDocument, BundleRelation, TargetSpec, WhenCondition } from '../../../runtime/bundle/schema.js';
+import type { BundleDocument, BundleRelation, CountedGroups, TargetSpec, WhenCondition } from '../../../runtime/bundle/schema.js';
 
 export type BoxRole = 'header' | 'skip' | 'group-skip' | 'sentinel' | 'token' | 'target' | 'gap' | 'end';
 export type BoxMark = 'context' | 'image-path' | 'width';
@@ -143,6 +143,7 @@ function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, re
     return { mode: 'section', section, facts, segments: [header, { caption: '段内标记值', kind: 'plain', boxes: [box('token', '#0', ''), box('token', '#1', ''), gap()] }], notes };
   }
 
+  if (target.countedGroups !== null) return countedLayout(target, target.countedGroups, header, facts, notes);
   const recordTokens = target.recordTokens ?? 0;
   const columns = doc.resolved.annotation.columns;
   if (columns !== null && target.index === null && target.range === null && recordTokens > 0) {
@@ -176,6 +177,46 @@ function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, re
   }
   notes.push('目标没有 index 或 range，不标注任何标记值。');
   return { mode: 'none', section, facts, segments: [header], notes };
+}
+
+/**
+ * `target.countedGroups`: each group drawn as its count box and two records (positions inside the record
+ * only: absolute ones depend on the counts), the target group's target box marked.
+ */
+function countedLayout(target: TargetSpec, groups: CountedGroups, header: LayoutSegment, facts: LayoutFact[], notes: string[]): Omit<LayoutDrawing, 'where' | 'scope' | 'sentinels'> {
+  const { widths, group } = groups;
+  const offset = Math.max(target.offset ?? 0, 0);
+  const index = groups.count ? -1 : (target.index ?? 0);
+  const context = groups.count ? null : target.contextIndex;
+  facts.push({ label: '计数分组', value: `${widths.map((w, g) => `第 ${g + 1} 组每条 ${w} 个`).join('，')}；每组先写条数 N，再写 N 条（countedGroups）` });
+  facts.push({ label: '目标', value: groups.count ? `第 ${group + 1} 组的条数` : `第 ${group + 1} 组每条记录内第 ${index} 个（index）` });
+  if (context !== null) facts.push({ label: '上下文下标', value: `记录内第 ${context} 个（contextIndex）` });
+  if (offset > 0) facts.push({ label: '偏移', value: `先跳过段首 ${offset} 个标记值（offset，只跳一次）` });
+  notes.push('条数不是非负整数、或标记值已用完时，读取在那里停止，之后的组不标注；每组末尾不完整的记录被忽略。标题中的 {record} 是该组内从 1 数起的记录号。');
+  const segments: LayoutSegment[] = [header];
+  if (offset > 0) segments.push({ caption: `偏移 ${offset}`, kind: 'offset', boxes: run(0, offset, (i) => box('skip', `#${i}`, '跳过')) });
+  widths.forEach((width, g) => {
+    const mine = g === group;
+    const count = box(mine && groups.count ? 'target' : 'sentinel', 'N', mine && groups.count ? '目标：条数' : '条数');
+    const children: LayoutSegment[] = [];
+    for (let r = 0; r < RECORDS_SHOWN; r++) {
+      const boxes: LayoutBox[] = [];
+      let previous = -1;
+      const keep = new Set([0, width - 1, index, ...(context !== null ? [context] : [])].filter((i) => i >= 0 && i < width));
+      for (let i = 0; i < width; i++) {
+        if (width > MAX_RUN + 2 && !keep.has(i)) continue;
+        if (i > previous + 1) boxes.push(gap());
+        previous = i;
+        const targetBox = mine && i === index;
+        boxes.push({ role: targetBox ? 'target' : 'token', position: `[${i}]`, caption: targetBox ? '目标' : mine && i === context ? '上下文' : '', marks: mine && i === context ? ['context'] : [] });
+      }
+      children.push({ caption: `记录 ${r + 1}`, kind: 'record', boxes });
+    }
+    children.push({ caption: '', kind: 'plain', boxes: [gap()] });
+    segments.push({ caption: `组 ${g + 1}（每条 ${width} 个）`, kind: 'group', boxes: [count], children });
+  });
+  segments.push({ caption: '', kind: 'plain', boxes: [target.topLevel ? box('end', '[…]', '第一个段') : box('end', '[/…]', '段结束')] });
+  return { mode: 'records', section: target.sectionPattern ?? target.section, facts, segments, notes };
 }
 
 function recordsLayout(

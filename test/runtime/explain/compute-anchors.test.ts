@@ -21,6 +21,7 @@ function target(partial: Partial<TargetSpec>): TargetSpec {
     topLevel: false,
     sectionPattern: null,
     when: null,
+    countedGroups: null,
     ...partial,
   };
 }
