@@ -207,6 +207,11 @@ function partOf(bundle: Bundle, doc: BundleDocument, options: CollectOptions): T
  * forms of rule-format §2.3, runtime/explain/compute-anchors.ts).
  */
 function positionLabel(target: TargetSpec): string {
+  const groups = target.countedGroups;
+  if (groups !== null) {
+    const which = `第 ${groups.group + 1} 组（共 ${groups.widths.length} 组，每组先写条数）`;
+    return groups.count ? `${which}的条数` : `${which}每条记录的第 ${target.index ?? 0} 个 token，每条 ${groups.widths[groups.group] ?? 0} 个`;
+  }
   const records = (target.recordTokens !== null && target.recordTokens > 0) || target.tokensPerLineIndex !== null;
   if (records) {
     const width = target.tokensPerLineIndex !== null ? `每条的宽度见第 ${target.tokensPerLineIndex} 个 token` : `每条 ${target.recordTokens} 个`;

@@ -30,10 +30,10 @@ describe('pvfdoc export (dist/pvfdoc.mjs)', () => {
   it('writes pvfUtility comment files from ./snapshots, with links, and says what it left out', async () => {
     const result = await pvfdoc(['export', '--format', 'pvfutility', '--out', 'pu', '--site-url', 'https://example.org/pvfdoc/'], work);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^export: pvfutility from snapshot [0-9a-f]+: 3 files, 14 tags → .*pu\n/);
+    expect(result.stdout).toMatch(/^export: pvfutility from snapshot [0-9a-f]+: 4 files, 16 tags → .*pu\n/);
     expect(result.stdout).toContain('not written: til (2 tags)');
     expect(result.stdout).toContain('1 path notes, 1 section patterns, 1 before the first section');
-    expect((await readdir(path.join(work, 'pu'))).sort()).toEqual(['.pvfdoc-export', 'equ.json', 'etc.json', 'qst.json']);
+    expect((await readdir(path.join(work, 'pu'))).sort()).toEqual(['.pvfdoc-export', 'equ.json', 'etc.json', 'qst.json', 'stk.json']);
     const equ = JSON.parse(await readFile(path.join(work, 'pu/equ.json'), 'utf8')) as { SchemaVersion: number; FileType: string; Comments: { Section: string; Comment: string }[] };
     expect(equ.SchemaVersion).toBe(1);
     expect(equ.FileType).toBe('equ');
@@ -48,7 +48,7 @@ describe('pvfdoc export (dist/pvfdoc.mjs)', () => {
     expect(result.code).toBe(0);
     const summary = JSON.parse(result.stdout) as { format: string; pvfVersion: string; files: { path: string; kept: number }[]; removed: string[] };
     expect(summary).toMatchObject({ format: 'vscode-scripttags', pvfVersion: '90US', removed: [] });
-    expect(summary.files.map((f) => f.path)).toEqual(['equ.json', 'etc.json', 'qst.json', 'til.json']);
+    expect(summary.files.map((f) => f.path)).toEqual(['equ.json', 'etc.json', 'qst.json', 'stk.json', 'til.json']);
     expect(summary.files[0]?.kept).toBe(1);
     const equ = JSON.parse(await readFile(path.join(work, 'vs/equ.json'), 'utf8')) as { tags: { name: string; description: string }[] };
     expect(equ.tags[0]).toEqual({ name: 'theirs', description: 'kept', closing: true });

@@ -61,7 +61,7 @@ describe('golden files', () => {
 describe('pvfutility: the shape pvfUtility reads (Options/PvfComments/<ext>.json)', () => {
   it('one file per file type: SchemaVersion 1, its FileType, comments of type Section with every field typed', () => {
     const result = exportKnowledge(bundle, options('pvfutility'));
-    expect(result.files.map((f) => f.path)).toEqual(['equ.json', 'etc.json', 'qst.json']);
+    expect(result.files.map((f) => f.path)).toEqual(['equ.json', 'etc.json', 'qst.json', 'stk.json']);
     for (const file of result.files) {
       expect(file.text.charCodeAt(0)).not.toBe(0xfeff);
       const json = JSON.parse(file.text) as Record<string, unknown>;
@@ -158,6 +158,8 @@ describe('what an entry says', () => {
     expect(comments(result, 'qst').find((c) => c.Section === 'int data')?.Comment).toContain('仅当 [type] 第 0 个为 `[seeking]`');
     const vscode = tags(exportKnowledge(bundle, options('vscode-scripttags')), 'qst').find((t) => t.name === 'int data')?.description;
     expect(vscode).toContain('仅当 [type] 第 0 个为 「[seeking]」');
+    // A countedGroups rule names its group, not a plain token index.
+    expect(comments(result, 'stk').find((c) => c.Section === 'int data')?.Comment).toContain('（第 2 组（共 3 组，每组先写条数）每条记录的第 0 个 token，每条 2 个）');
     for (const c of [...equ, ...comments(result, 'etc')]) expect(c.Comment).toMatch(new RegExp(`\\[参考站\\]\\(${SITE_URL}doc/[0-9a-z_]+/\\)`));
   });
 
