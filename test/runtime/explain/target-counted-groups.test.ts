@@ -2,14 +2,25 @@
  * Explain with pvfdoc's `target.countedGroups`: a section read as groups of a count N and N records (a
  * recipe's materials, products and skills). The layer is written here.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
+import type { TargetSpec } from '../../../runtime/bundle/schema.js';
+import { computeAnchors } from '../../../runtime/explain/compute-anchors.js';
+import { parseScriptView } from '../../../runtime/script/parse-script-view.js';
 import { annotateScript, type ExplainAnnotation } from '../../../runtime/explain/annotate-script.js';
 import { compiledBundle } from '../../support/compiled-bundle.js';
 import { writeRuleLayer } from '../../support/rule-layer.js';
 import { removeTempDirs } from '../../support/temp-dirs.js';
 
 const GROUPS = { widths: [2, 2, 2] };
+
+/** A token target with every optional part unset. */
+const NO_TARGET: TargetSpec = {
+  kind: 'token', section: null, index: null, range: null, offset: null, groupOffset: null, standaloneValues: null, recordTokens: null,
+  tokensPerLineIndex: null, contextIndex: null, imagePathToken: null, parent: null, notInside: null, topLevel: false, sectionPattern: null,
+  when: null, countedGroups: null,
+};
 const rule = (id: string, title: string, target: Record<string, unknown>) => ({
   id,
   match: { extensions: ['.stk'] },
@@ -78,5 +89,47 @@ describe('target.countedGroups', () => {
   it('offset skips tokens once before the first group', () => {
     const out = annotateScript({ bundle, versionKey: '', filePath: 'etc/x.etc', text: '[int data]\n\t9\t2\t10\t11\t12\t20\t21\t22\n' }).annotations;
     expect(out.map(brief)).toEqual(['tok3 11 第二列', 'tok6 21 第二列']);
+  });
+});
+
+describe('target.countedGroups against a plain model', () => {
+  /** What the groups say, read from the token texts by the definition alone. */
+  function model(tokens: readonly string[], widths: readonly number[], group: number, count: boolean, index: number, offset: number): number[] {
+    let j = Math.min(offset, tokens.length);
+    for (let g = 0; g < widths.length && j < tokens.length; g++) {
+      const n = /^(0|[1-9][0-9]{0,8})$/.test(tokens[j] as string) ? Number(tokens[j]) : -1;
+      if (n < 0) return [];
+      const w = widths[g] as number;
+      if (g === group) {
+        if (count) return [j];
+        const out: number[] = [];
+        for (let r = 0; r < n && j + 1 + (r + 1) * w <= tokens.length; r++) out.push(j + 1 + r * w + index);
+        return out;
+      }
+      j += 1 + n * w;
+    }
+    return [];
+  }
+
+  it('anchors exactly the tokens the model names, for any tokens, widths, group and offset', () => {
+    const token = fc.oneof(fc.integer({ min: 0, max: 4 }).map(String), fc.constantFrom('-1', '1.5', '`2`', '7'));
+    fc.assert(
+      fc.property(
+        fc.array(token, { maxLength: 30 }),
+        fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 3 }),
+        fc.nat(2),
+        fc.boolean(),
+        fc.nat(2),
+        fc.nat(2),
+        (tokens, widths, g, count, i, offset) => {
+          const group = Math.min(g, widths.length - 1);
+          const index = Math.min(i, (widths[group] as number) - 1);
+          const target: TargetSpec = { ...NO_TARGET, section: 'int data', index: count ? null : index, offset, countedGroups: { widths, group, count } };
+          const view = parseScriptView(`[int data]\n${tokens.join('\t')}\n`);
+          expect(computeAnchors(view, target, { annotationType: 'text' }).map((a) => a.tokenIndex)).toEqual(model(tokens, widths, group, count, index, offset));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });
