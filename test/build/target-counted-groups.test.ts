@@ -6,21 +6,13 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileLayers } from '../../build/compile-layers.js';
 import { loadLayers } from '../../build/load-layers.js';
-import type { Problem } from '../../build/problems.js';
-import { validateLayers } from '../../build/validate-layers.js';
 import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
-import { writeRuleLayer } from '../support/rule-layer.js';
+import { problemAt, validateRules, writeRuleLayer } from '../support/rule-layer.js';
 import { removeTempDirs } from '../support/temp-dirs.js';
 
 type Json = Record<string, unknown>;
 
 afterAll(removeTempDirs);
-
-async function validate(rules: Json[]): Promise<Problem[]> {
-  const { layers, problems } = await loadLayers([await writeRuleLayer(rules)]);
-  expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
-  return validateLayers(layers);
-}
 
 function rule(target: Json = {}, annotation: Json = {}, id = 'r'): Json {
   return {
@@ -31,13 +23,9 @@ function rule(target: Json = {}, annotation: Json = {}, id = 'r'): Json {
   };
 }
 
-function problem(jsonPath: string, fragment: string): unknown {
-  return expect.objectContaining({ severity: 'error', file: 'annotations.json', path: jsonPath, message: expect.stringContaining(fragment) });
-}
-
 describe('target.countedGroups: valid input', () => {
   it('accepts records of a group, the count of a group, offset, contextIndex, when and topLevel', async () => {
-    const problems = await validate([
+    const problems = await validateRules([
       rule(),
       rule({ index: undefined, countedGroups: { widths: [2, 2, 2], group: 2, count: true } }, {}, 'count'),
       rule({ offset: 1, contextIndex: 1, countedGroups: { widths: [3] } }, { type: 'reference', relation: '物品' }, 'ctx'),
@@ -65,7 +53,7 @@ describe('target.countedGroups: one problem per bad input', () => {
   ];
 
   it.each(cases)('%s', async (_name, rules, jsonPath, fragment) => {
-    expect(await validate(rules)).toEqual([problem(jsonPath, fragment)]);
+    expect(await validateRules(rules)).toEqual([problemAt(jsonPath, fragment)]);
   });
 
   it('reports wrong shapes from the schema, at the key', async () => {

@@ -6,22 +6,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { compileLayers } from '../../build/compile-layers.js';
 import { loadLayers } from '../../build/load-layers.js';
-import type { Problem } from '../../build/problems.js';
-import { validateLayers } from '../../build/validate-layers.js';
 import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
 import { compareDocuments } from '../../runtime/diff/compare-documents.js';
-import { writeRuleLayer } from '../support/rule-layer.js';
+import { problemAt, validateRules, writeRuleLayer } from '../support/rule-layer.js';
 import { removeTempDirs } from '../support/temp-dirs.js';
 
 type Json = Record<string, unknown>;
 
 afterAll(removeTempDirs);
-
-async function validate(rules: Json[]): Promise<Problem[]> {
-  const { layers, problems } = await loadLayers([await writeRuleLayer(rules)]);
-  expect(problems.filter((p) => p.severity === 'error')).toEqual([]);
-  return validateLayers(layers);
-}
 
 const SEEKING = [{ section: 'type', values: ['[seeking]'] }];
 
@@ -35,13 +27,9 @@ function rule(target: Json = {}, extra: Json = {}): Json {
   };
 }
 
-function problem(jsonPath: string, fragment: string): unknown {
-  return expect.objectContaining({ severity: 'error', file: 'annotations.json', path: jsonPath, message: expect.stringContaining(fragment) });
-}
-
 describe('target.when: valid input', () => {
   it('accepts conditions on token and section targets, with topLevel, parent and patterns', async () => {
-    const problems = await validate([
+    const problems = await validateRules([
       rule(),
       rule({ kind: 'section', index: undefined, recordTokens: undefined }, { id: 'section' }),
       rule({ when: [{ section: 'type', index: 0, values: ['[condition under clear]'] }, { section: 'sub type', index: 0, values: ['1', '2'] }] }, { id: 'two' }),
@@ -64,7 +52,7 @@ describe('target.when: one problem per bad input', () => {
   ];
 
   it.each(cases)('%s', async (_name, rules, jsonPath, fragment) => {
-    expect(await validate(rules)).toEqual([problem(jsonPath, fragment)]);
+    expect(await validateRules(rules)).toEqual([problemAt(jsonPath, fragment)]);
   });
 
   it('reports wrong shapes from the schema, at the key', async () => {
