@@ -406,6 +406,8 @@ function toItem(bundle: Bundle, doc: BundleDocument, query: readonly Word[], ver
     source: doc.source,
     trust: doc.trust,
   };
+  const when = doc.resolved.target.when;
+  if (when !== null) item.when = when;
   if (query.length > 0 && doc.valueCount > 0) {
     const position = bundle.positionById.get(doc.documentId);
     const values = position === undefined ? [] : matchedValues(bundle, position, doc, query);

@@ -61,6 +61,10 @@ const SearchItemSchema = z.strictObject({
   layer: z.string(),
   source: SourceCategorySchema,
   trust: TrustSchema.nullable().describe('how far the definition can be trusted; null = not stated'),
+  when: z
+    .array(z.strictObject({ section: z.string(), index: z.int(), values: z.array(z.string()) }))
+    .optional()
+    .describe('only for a rule that applies to some files: it applies where token `index` of the file\'s first [section] is one of `values` (all conditions)'),
   matchedValues: z.array(z.strictObject({ key: z.string(), label: z.string() })).optional(),
   implicitRuleDocumentId: z.string().nullable().optional().describe('field hits: documentId of its implicit "field:<id>" rule, merged into this hit; else null'),
   implicitRuleId: z.string().nullable().optional().describe('that rule\'s ruleId, or null'),

@@ -83,6 +83,7 @@ const COLUMNS = {
   versions: [(d) => d.versions, DocumentSchema.shape.versions],
   trust: [(d) => d.trust, DocumentSchema.shape.trust],
   sectionPattern: [(d) => d.resolved.target.sectionPattern, TargetShape.shape.sectionPattern],
+  when: [(d) => d.resolved.target.when, TargetShape.shape.when],
   sentinels: [(d) => d.resolved.annotation.sentinels, AnnotationShape.shape.sentinels],
   columns: [(d) => d.resolved.annotation.columns, AnnotationShape.shape.columns],
 } satisfies Record<string, [(doc: BundleDocument) => unknown, z.ZodType]>;
@@ -328,7 +329,7 @@ const DOCUMENT_PROTO = guardedPrototype(Object.keys(DocumentSchema.shape), DOCUM
   },
 });
 const RESOLVED_PROTO = guardedPrototype(Object.keys(ResolvedDefinitionSchema.shape), ['target', 'annotation'], 'document.resolved');
-const TARGET_PROTO = guardedPrototype(Object.keys(TargetShape.shape), ['sectionPattern'], 'document.resolved.target');
+const TARGET_PROTO = guardedPrototype(Object.keys(TargetShape.shape), ['sectionPattern', 'when'], 'document.resolved.target');
 const ANNOTATION_PROTO = guardedPrototype(Object.keys(AnnotationShape.shape), ['sentinels', 'columns'], 'document.resolved.annotation');
 
 /** Reads and checks head.json (already hash-checked) into the search documents, ids from the search index. */
@@ -381,7 +382,7 @@ export function headDocuments(text: string, documentIds: readonly string[], cont
     doc.status = read.status(i);
     doc.statusReason = read.statusReason(i);
     doc.versions = read.versions(i);
-    const target = Object.assign(Object.create(TARGET_PROTO) as object, { sectionPattern: read.sectionPattern(i) });
+    const target = Object.assign(Object.create(TARGET_PROTO) as object, { sectionPattern: read.sectionPattern(i), when: read.when(i) });
     const annotation = Object.assign(Object.create(ANNOTATION_PROTO) as object, { sentinels: read.sentinels(i), columns: read.columns(i) });
     doc.resolved = Object.assign(Object.create(RESOLVED_PROTO) as object, { target, annotation });
     doc.trust = read.trust(i);
