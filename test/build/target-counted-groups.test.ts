@@ -4,9 +4,8 @@
  * resolved target in the bundle; the editor JSON schema accepts what the build accepts.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileLayers } from '../../build/compile-layers.js';
 import { loadLayers } from '../../build/load-layers.js';
-import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
+import { compiledBundle } from '../support/compiled-bundle.js';
 import { problemAt, validateRules, writeRuleLayer } from '../support/rule-layer.js';
 import { removeTempDirs } from '../support/temp-dirs.js';
 
@@ -64,9 +63,7 @@ describe('target.countedGroups: one problem per bad input', () => {
 
 describe('target.countedGroups: resolution', () => {
   it('stores widths with group and count filled in, and null without countedGroups', async () => {
-    const result = await compileLayers([await writeRuleLayer([rule({ countedGroups: { widths: [2, 3] } }), rule({ countedGroups: undefined, recordTokens: 2 }, {}, 'plain')])]);
-    if (!result.ok) throw new Error(JSON.stringify(result.problems, null, 2));
-    const bundle = openBuiltBundle(result.bundle.files);
+    const bundle = await compiledBundle([await writeRuleLayer([rule({ countedGroups: { widths: [2, 3] } }), rule({ countedGroups: undefined, recordTokens: 2 }, {}, 'plain')])]);
     expect(bundle.documents.find((d) => d.id === 'r')?.resolved.target.countedGroups).toEqual({ widths: [2, 3], group: 0, count: false });
     expect(bundle.documents.find((d) => d.id === 'plain')?.resolved.target.countedGroups).toBeNull();
   });

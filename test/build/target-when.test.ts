@@ -4,10 +4,9 @@
  * its JSON path; the resolved conditions in the bundle; a `when` rule never stands in for a field.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { compileLayers } from '../../build/compile-layers.js';
 import { loadLayers } from '../../build/load-layers.js';
-import { openBuiltBundle } from '../../runtime/bundle/load-bundle.js';
 import { compareDocuments } from '../../runtime/diff/compare-documents.js';
+import { compiledBundle } from '../support/compiled-bundle.js';
 import { problemAt, validateRules, writeRuleLayer } from '../support/rule-layer.js';
 import { removeTempDirs } from '../support/temp-dirs.js';
 
@@ -65,11 +64,7 @@ describe('target.when: one problem per bad input', () => {
 });
 
 describe('target.when: resolution', () => {
-  async function bundleOf(rules: Json[], fields: Json[] = []) {
-    const result = await compileLayers([await writeRuleLayer(rules, fields)]);
-    if (!result.ok) throw new Error(JSON.stringify(result.problems, null, 2));
-    return openBuiltBundle(result.bundle.files);
-  }
+  const bundleOf = async (rules: Json[], fields: Json[] = []) => compiledBundle([await writeRuleLayer(rules, fields)]);
 
   it('stores the conditions with index 0 when absent, and null without when', async () => {
     const bundle = await bundleOf([rule(), rule({ when: undefined }, { id: 'plain' })]);
