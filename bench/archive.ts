@@ -34,8 +34,6 @@
  * default a temp file), --keep (keep the archive and print its path), --archive <file> (measure an
  * archive kept from an earlier run with the same --files and --seed instead of generating one).
  */
-import { spawn } from 'node:child_process';
-import { build } from 'esbuild';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -48,6 +46,7 @@ import { createArchiveWorkspace } from '../runtime/workspace/archive-workspace.j
 import { seededRandom } from '../test/support/random.js';
 import { streamClassicArchive } from '../test/support/write-classic-archive.js';
 import { openReference } from './classic-reference-reader.mjs';
+import { bundleForNode, runJsonChild } from './fresh-process.js';
 import { exposeGc, fmtBytes, fmtMs, median, now, percentile, table } from './stats.js';
 
 const SELF = fileURLToPath(import.meta.url);
@@ -447,45 +446,12 @@ async function measure(file: string, firstPath: string, readPaths: string[]): Pr
   };
 }
 
-/** This file bundled for plain `node` (CommonJS dependencies get a require()). */
-async function bundleSelf(dir: string): Promise<string> {
-  const outfile = path.join(dir, 'measure.mjs');
-  await build({
-    entryPoints: [SELF],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    banner: { js: "import { createRequire as __benchCreateRequire } from 'node:module'; const require = __benchCreateRequire(import.meta.url);" },
-    logLevel: 'warning',
-  });
-  return outfile;
-}
-
 /**
  * Node options of the second measuring process: V8's helper threads sized from the cores (Node's own
  * estimate, cores − 1) instead of its fixed four, as docs/mcp.md advises for machines of four cores or
  * fewer. Both runs are printed; see docs/benchmarks.md, "Classic, round 5".
  */
 const POOL_FROM_CORES = ['--v8-pool-size=0'];
-
-function runChild(file: string, script: string, jobFile: string, nodeOptions: readonly string[] = []): Promise<Measured> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...nodeOptions, script, '--measure', jobFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString('utf8')));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`the measuring process exited with ${code}`));
-      try {
-        resolve(JSON.parse(out) as Measured);
-      } catch (error) {
-        reject(new Error(`bad output of the measuring process (${file}): ${out.slice(0, 500)}`, { cause: error }));
-      }
-    });
-  });
-}
 
 // --- Main ---
 
@@ -532,10 +498,10 @@ async function main(): Promise<void> {
     const jobFile = path.join(dir, 'job.json');
     await writeFile(jobFile, JSON.stringify({ file, first, reads: [...chosen] }));
     process.stderr.write('  measuring in a fresh process...\n');
-    const script = await bundleSelf(dir);
-    const m = await runChild(file, script, jobFile);
+    const script = await bundleForNode(SELF, path.join(dir, 'measure.mjs'));
+    const m = await runJsonChild<Measured>(script, ['--measure', jobFile]);
     process.stderr.write(`  measuring again with ${POOL_FROM_CORES.join(' ')}...\n`);
-    const sized = await runChild(file, script, jobFile, POOL_FROM_CORES);
+    const sized = await runJsonChild<Measured>(script, ['--measure', jobFile], POOL_FROM_CORES);
     const sizedReadMs = sized.reads.map((r) => r.readDecompileMs);
     const sizedFigures = {
       nodeOptions: POOL_FROM_CORES,

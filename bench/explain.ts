@@ -5,7 +5,9 @@
  *    equipment blocks with record sections, references into generated `.lst` files, string-table
  *    placeholders), in MB/s (10^6 bytes of the UTF-8 file per second), next to lexing alone
  *    (`lexScript`) and the script view (`parseScriptView`) measured in the same run, so the cost of
- *    explain reads as a ratio to lexing.
+ *    explain reads as a ratio to lexing. Measured in a fresh process that runs this file bundled with
+ *    esbuild under plain `node` (bench/fresh-process.ts), as the server runs from dist/pvfdoc.mjs: the
+ *    generator's texts and the compiled bundle of this process stay out of the measured heap.
  * 2. Server cold start to first answer: `node dist/pvfdoc.mjs serve --snapshots <dir> --workspace ...`
  *    spawned over stdio by an SDK client; time from spawn to the first `workspace_info` result. Median
  *    of several runs, with `node -e` start-up as the floor.
@@ -45,8 +47,10 @@ import { lexScript } from '../runtime/script/lex-script.js';
 import { parseScriptView } from '../runtime/script/parse-script-view.js';
 import { openDirectoryWorkspace } from '../runtime/workspace/open-directory-workspace.js';
 import { seededRandom } from '../test/support/random.js';
+import { bundleForNode, runJsonChild } from './fresh-process.js';
 import { cpuBetween, exposeGc, fmtBytes, fmtMs, fmtRatio, median, table, threadCpu } from './stats.js';
 
+const SELF = fileURLToPath(import.meta.url);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BUILTIN_DIR = path.join(ROOT, 'rules/builtin');
 const CLI = path.join(ROOT, 'dist/pvfdoc.mjs');
@@ -62,6 +66,7 @@ const { values: args } = parseArgs({
     'start-runs': { type: 'string', default: '7' },
     'change-runs': { type: 'string', default: '5' },
     keep: { type: 'boolean', default: false },
+    measure: { type: 'string' },
   },
 });
 const positive = (name: string, text: string | undefined): number => {
@@ -256,7 +261,14 @@ interface InProcess {
   heapAfter: number;
 }
 
-async function inProcess(snapshotDir: string, workspaceRoot: string, bytes: number): Promise<InProcess> {
+/** What the measuring process is given (written to a job file by the parent). */
+interface InProcessJob {
+  snapshotDir: string;
+  workspaceRoot: string;
+  bytes: number;
+}
+
+async function inProcess({ snapshotDir, workspaceRoot, bytes }: InProcessJob): Promise<InProcess> {
   const bundle = await loadBundle(snapshotDir);
   const workspace = await openDirectoryWorkspace({ workspaceId: 'bench', name: 'bench', root: workspaceRoot, pvfVersion: VERSION });
   try {
@@ -519,6 +531,10 @@ async function overMcp(snapshotsDir: string, workspaceRoot: string, large: boole
 // --- Main ---
 
 async function main(): Promise<void> {
+  if (args.measure !== undefined) {
+    process.stdout.write(JSON.stringify(await inProcess(JSON.parse(await readFile(args.measure, 'utf8')) as InProcessJob)));
+    return;
+  }
   const m = machine();
   log('# pvfdoc explain benchmark');
   log();
@@ -546,8 +562,13 @@ async function main(): Promise<void> {
     log(`big file: ${BIG_FILE}, ${fmtBytes(onDisk)} (${(onDisk / 1e6).toFixed(2)} MB), ${generated.blocks} equipment blocks; workspace of ${generated.files.size} files`);
     log();
 
-    // 1. Throughput.
-    const p = await inProcess(snapshotDir, workspaceRoot, onDisk);
+    // 1. Throughput, in a fresh process: the generated workspace and the compiled bundle held here
+    // would make every garbage collection of the measured code walk a heap no server has.
+    progress('measuring explain in a fresh process');
+    const jobFile = path.join(tmp, 'job.json');
+    await writeFile(jobFile, JSON.stringify({ snapshotDir, workspaceRoot, bytes: onDisk } satisfies InProcessJob));
+    const script = await bundleForNode(SELF, path.join(tmp, 'measure.mjs'));
+    const p = await runJsonChild<InProcess>(script, ['--measure', jobFile, '--runs', String(runs)]);
     const lex = median(p.lexMs);
     const view = median(p.viewMs);
     const explain = median(p.explainMs);

@@ -19,7 +19,6 @@ export function timeSync<T>(fn: () => T): { ms: number; value: T } {
   return { ms: now() - start, value };
 }
 
-/** Nearest-rank percentile (p in 0..100) of unsorted samples. */
 /**
  * Time a thread (by default this process's main thread) has spent on a CPU and waiting for one, in ms,
  * from Linux's `/proc/<pid>/task/<tid>/schedstat` (nanoseconds); null elsewhere. On a busy machine a
@@ -41,6 +40,7 @@ export function cpuBetween(before: ReturnType<typeof threadCpu>, after: ReturnTy
   return { runMs: after.runMs - before.runMs, waitMs: after.waitMs - before.waitMs };
 }
 
+/** Nearest-rank percentile (p in 0..100) of unsorted samples. */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);
