@@ -4,9 +4,9 @@
  *
  *   npm run bench:server -- --old /tmp/old-build [--rounds 6] [--seconds 5] [--clients 8] [--tool workspace_info]
  *
- * Each checkout's own CLI (`cli/main.ts serve --http`) runs in its own process, both serving the same
- * bundle (the builtin layer, compiled once by this checkout) and the example workspace. Rounds alternate
- * old/new so that other load on the machine hits both alike; the report gives per-round requests/s, the
+ * Each checkout's own CLI (`cli/main.ts serve --http`) runs in its own process, serving its own builtin
+ * layer (built by its own `pvfdoc build`: an older server may not read a newer bundle schema) and the
+ * example workspace. Rounds alternate old/new so that other load on the machine hits both alike; the report gives per-round requests/s, the
  * server's CPU time per request (from /proc, less sensitive to other processes than throughput), their
  * medians and spreads, and the new/old ratios.
  *
@@ -20,8 +20,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { compileLayers } from '../build/compile-layers.js';
-import { writeBundle } from '../build/write-bundle.js';
 import { fmtRatio, median, now } from './stats.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -60,10 +58,10 @@ interface Served {
 }
 
 /** Starts `serve --http` of a checkout on a free loopback port and waits for its "listening on" line. */
-function startServer(label: string, checkout: string, bundleDir: string, workspace: string): Promise<Served> {
+function startServer(label: string, checkout: string, snapshots: string, workspace: string): Promise<Served> {
   const child = spawn(
     process.execPath,
-    ['--import', 'tsx', path.join(checkout, 'cli/main.ts'), 'serve', '--http', '127.0.0.1:0', '--snapshots', bundleDir, '--workspace', `example=${workspace}`, '--pvf-version', '90US'],
+    ['--import', 'tsx', path.join(checkout, 'cli/main.ts'), 'serve', '--http', '127.0.0.1:0', '--snapshots', snapshots, '--workspace', `example=${workspace}`, '--pvf-version', '90US'],
     { cwd: checkout, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   return new Promise((resolve, reject) => {
@@ -157,6 +155,15 @@ async function round(served: Served, seconds: number): Promise<{ requests: numbe
   }
 }
 
+/** `pvfdoc build --out <snapshots>` of a checkout, run with that checkout's own CLI. */
+function buildSnapshots(checkout: string, snapshots: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(checkout, 'cli/main.ts'), 'build', '--out', snapshots], { cwd: checkout, stdio: ['ignore', 'ignore', 'inherit'] });
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`pvfdoc build in ${checkout} exited with ${code}`))));
+  });
+}
+
 function spread(xs: readonly number[], digits: number): string {
   return `${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)}`;
 }
@@ -165,13 +172,16 @@ async function main(): Promise<void> {
   const work = await mkdtemp(path.join(os.tmpdir(), 'pvfdoc-bench-server-'));
   const servers: Served[] = [];
   try {
-    const compiled = await compileLayers([path.join(ROOT, 'rules/builtin')]);
-    if (!compiled.ok) throw new Error('the builtin layer did not compile');
-    const bundleDir = await writeBundle(path.join(work, 'snapshots'), compiled.bundle, { setCurrent: false });
     const workspace = path.join(ROOT, 'examples/workspace');
     const checkouts: [string, string][] = [['new', path.resolve(args.new ?? ROOT)]];
     if (args.old !== undefined) checkouts.unshift(['old', path.resolve(args.old)]);
-    for (const [label, checkout] of checkouts) servers.push(await startServer(label, checkout, bundleDir, workspace));
+    for (const [label, checkout] of checkouts) {
+      // Each checkout serves the builtin layer as its own compiler builds it: an older server may not
+      // read a newer bundle schema, and workspace_info does not depend on the rules.
+      const snapshots = path.join(work, `snapshots-${label}`);
+      await buildSnapshots(checkout, snapshots);
+      servers.push(await startServer(label, checkout, snapshots, workspace));
+    }
 
     log('pvfdoc server benchmark (Streamable HTTP, stateless JSON)');
     log(`cpu      ${os.cpus()[0]?.model ?? 'unknown'} × ${os.cpus().length}; node ${process.version}; load avg ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
