@@ -101,11 +101,12 @@ export function findRuntimeItems(input: FindInput): RuntimeItems {
       if (input.references.resolveRowPath(input.filePath, value(path)) !== null) add(LINK_ROW, path, -1, -1);
     }
   }
-  // Plain integers (no stored value) are never placeholders.
-  const stored = view.tokens.value;
+  // Plain integers are never placeholders; a plain backtick string is one when its text starts with `<`.
+  const { value: stored, type, start: tokenStart } = view.tokens;
   for (let t = 0; t < view.tokenCount; t++) {
     const v = stored[t];
-    if (v !== undefined && v.charCodeAt(0) === 0x3c /* < */ && parsePlaceholder(v) !== null) add(PLACEHOLDER, t, -1, -1);
+    const opens = v !== undefined ? v.charCodeAt(0) === 0x3c /* < */ : type[t] === 6 && view.text.charCodeAt((tokenStart[t] as number) + 1) === 0x3c;
+    if (opens && parsePlaceholder(v ?? tokenValue(view, t)) !== null) add(PLACEHOLDER, t, -1, -1);
   }
   const tokens = token.finish();
   return {

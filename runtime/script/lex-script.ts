@@ -81,6 +81,8 @@ export interface LexSink {
   value(type: ScriptTokenType, value: string, start: number, end: number): void;
   /** A type-0 value that is its own text (canonicalWord would give text[start … end) unchanged). */
   plainInt(start: number, end: number): void;
+  /** A type-6 backtick string without doubled backticks: its value is text[start + 1 … end - 1). */
+  plainString(start: number, end: number): void;
   comment(start: number, end: number): void;
   warning(code: ScriptWarningCode, message: string, start: number, end: number): void;
 }
@@ -95,6 +97,7 @@ export function lexScript(text: string): LexResult {
     close: (name, start, end) => tokens.push({ kind: 'close', name, start, end }),
     value: (type, value, start, end) => tokens.push({ kind: 'value', type, value, start, end }),
     plainInt: (start, end) => tokens.push({ kind: 'value', type: 0, value: text.slice(start, end), start, end }),
+    plainString: (start, end) => tokens.push({ kind: 'value', type: 6, value: text.slice(start + 1, end - 1), start, end }),
     comment: (start, end) => comments.push({ start, end }),
     warning: (code, message, start, end) => warnings.push({ code, message, start, end }),
   }).lexUntil(text.length);
@@ -131,10 +134,10 @@ export function createLexer(text: string, sink: LexSink): Lexer {
         continue;
       }
       if (c === BACKTICK) {
-        // Most strings hold no doubled backtick: one slice, no result object.
+        // Most strings hold no doubled backtick: their value is their span without the backticks.
         const quote = text.indexOf('`', i + 1);
         if (quote >= 0 && text.charCodeAt(quote + 1) !== BACKTICK) {
-          sink.value(6, text.slice(i + 1, quote), i, quote + 1);
+          sink.plainString(i, quote + 1);
           i = quote + 1;
           continue;
         }

@@ -51,8 +51,10 @@ export interface TokenColumns {
   index: Int32Array;
   type: Uint8Array;
   /**
-   * Canonical value (lex-script.ts); undefined for a plain integer, whose value is the text of its span
-   * (most tokens of real scripts: not storing them saves a string each). Read values with tokenValue.
+   * Canonical value (lex-script.ts); undefined where the span holds it: a plain integer (type 0, the
+   * span's text) or a backtick string without doubled backticks (type 6, the span without its
+   * backticks). Those are most tokens of real scripts: not storing them saves a string each, which
+   * the young generation would copy and the old one keep. Read values with tokenValue.
    */
   value: (string | undefined)[];
 }
@@ -145,7 +147,7 @@ export function* parseScriptViewSteps(text: string, allowNested?: AllowNested, l
     if (!built.pairedByMistake()) return built.finish();
   }
   const names = new Set<string>();
-  yield* lexInSteps(text, { open() {}, close: (name) => names.add(name), value() {}, plainInt() {}, comment() {}, warning() {} });
+  yield* lexInSteps(text, { open() {}, close: (name) => names.add(name), value() {}, plainInt() {}, plainString() {}, comment() {}, warning() {} });
   const built = new ViewBuilder(text, names, allowNested, limits);
   yield* lexInSteps(text, built);
   return built.finish();
@@ -209,7 +211,10 @@ export function sectionAt(view: ScriptView, id: number): ScriptSection | undefin
 
 /** The canonical value of token `i`. */
 export function tokenValue(view: ScriptView, i: number): string {
-  return view.tokens.value[i] ?? view.text.slice(view.tokens.start[i], view.tokens.end[i]);
+  const stored = view.tokens.value[i];
+  if (stored !== undefined) return stored;
+  const { start, end, type } = view.tokens;
+  return type[i] === 6 ? view.text.slice((start[i] as number) + 1, (end[i] as number) - 1) : view.text.slice(start[i], end[i]);
 }
 
 /**
@@ -357,6 +362,10 @@ class ViewBuilder implements LexSink {
 
   plainInt(start: number, end: number): void {
     this.token(0, undefined, start, end);
+  }
+
+  plainString(start: number, end: number): void {
+    this.token(6, undefined, start, end);
   }
 
   private token(type: ScriptTokenType, value: string | undefined, start: number, end: number): void {

@@ -53,6 +53,7 @@ const FILES: FileTree = {
   'equipment/equipment.kor.str': utf16le('sword_name>苍穹幕落\r\n'),
   'sprite/a.img': Uint8Array.from([1, 0, 2]),
   'etc/nul.equ': '[name]\u0000\n',
+  'equipment/character/quoted.equ': '[name]\n`<3::sword_name>`\n',
   'etc/positions.equ': '[name]\r\n`😀中`\r\n\r\n[rarity]\r\n\t4\r\n',
 };
 
@@ -180,6 +181,12 @@ describe('explainFile: output', () => {
       value: '<3::sword_name>',
       placeholder: { table: 3, key: 'sword_name', text: '苍穹幕落', path: 'equipment/equipment.kor.str', fallback: false, resolutionStatus: 'resolved' },
     });
+  });
+
+  it('a placeholder written as a backtick string is one too (its value is read from its span)', async () => {
+    const out = await explain({ filePath: 'equipment/character/quoted.equ', section: 'name' });
+    const placeholder = out.annotations.find((a) => a.origin === 'runtime');
+    expect(placeholder).toMatchObject({ type: 'placeholder', value: '<3::sword_name>', valueType: 'string', placeholder: { key: 'sword_name', text: '苍穹幕落' } });
   });
 
   it('unknown placeholder keys are 未定义 / missing; without n_string lists unsupported', async () => {
