@@ -14,7 +14,7 @@ import { parseInt32 } from '../script/canonical-number.js';
 import { anchorTarget, createViewIndex, SECTION_ANCHOR, type Anchor } from './compute-anchors.js';
 import { AnchorTable, anchorAt, type AnchorColumns } from './anchor-table.js';
 import { sortBySpan } from './span-order.js';
-import { IntColumn } from '../script/int-column.js';
+import { entryAt, IntColumn } from '../script/int-column.js';
 import type { ScriptWarningCode } from '../script/lex-script.js';
 import { createLineIndex, normalizeText, type LineIndex } from '../script/normalize-text.js';
 import { parseScriptViewSteps, type ScriptView } from '../script/parse-script-view.js';
@@ -165,16 +165,18 @@ function spanGroups(anchors: AnchorColumns, sorted: Int32Array, rules: readonly 
   let kept = 0;
   for (let i = 0; i < n; ) {
     const first = sorted[i] as number;
+    const firstStart = entryAt(start, first);
+    const firstEnd = entryAt(end, first);
     let j = i + 1;
-    while (j < n && start[sorted[j] as number] === start[first] && end[sorted[j] as number] === end[first]) j++;
+    while (j < n && entryAt(start, sorted[j] as number) === firstStart && entryAt(end, sorted[j] as number) === firstEnd) j++;
     groups.push(kept);
     let whenLayers: Set<number> | null = null;
     for (let k = i; k < j && j - i > 1; k++) {
-      const r = rule[sorted[k] as number] as number;
+      const r = entryAt(rule, sorted[k] as number);
       if (hasWhen[r] === 1) (whenLayers ??= new Set()).add(layer[r] as number);
     }
     for (let k = i; k < j; k++) {
-      const r = rule[sorted[k] as number] as number;
+      const r = entryAt(rule, sorted[k] as number);
       if (whenLayers !== null && hasWhen[r] === 0 && whenLayers.has(layer[r] as number)) continue;
       sorted[kept++] = sorted[k] as number;
     }
@@ -193,7 +195,7 @@ export function ruleAnnotationAt(explained: RuleAnnotations, i: number, lookups:
   let merged: ExplainAnnotation | undefined;
   for (let k = from; k < to; k++) {
     const id = order[k] as number;
-    const item = buildItem(lookups, rules[anchors.rule[id] as number] as BundleDocument, anchorAt(view, anchors, id), lines);
+    const item = buildItem(lookups, rules[entryAt(anchors.rule, id)] as BundleDocument, anchorAt(view, anchors, id), lines);
     if (merged) mergeInto(merged, item);
     else merged = item;
   }
@@ -213,13 +215,13 @@ export function ruleAnnotationPlace(explained: RuleAnnotations, i: number): { se
   let lastTokenIndex: number | null = null;
   for (let k = from; k < to; k++) {
     const id = order[k] as number;
-    if (anchors.kind[id] === SECTION_ANCHOR) continue;
-    const own = anchors.tokenIndex[id] as number;
-    const last = anchors.lastTokenIndex[id] as number;
+    if (entryAt(anchors.kind, id) === SECTION_ANCHOR) continue;
+    const own = entryAt(anchors.tokenIndex, id);
+    const last = entryAt(anchors.lastTokenIndex, id);
     tokenIndex ??= own;
     if (lastTokenIndex === null && last !== own) lastTokenIndex = last;
   }
-  return { section: anchors.section[order[from] as number] as number, tokenIndex, lastTokenIndex: lastTokenIndex ?? tokenIndex };
+  return { section: entryAt(anchors.section, order[from] as number), tokenIndex, lastTokenIndex: lastTokenIndex ?? tokenIndex };
 }
 
 /**

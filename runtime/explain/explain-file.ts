@@ -31,7 +31,7 @@ import type { Workspace, WorkspaceView } from '../workspace/workspace.js';
 import { annotateSteps, pathContext, ruleAnnotationAt, ruleAnnotationPlace, type AnnotationLookups, type ExplainAnnotation, type RuleAnnotations } from './annotate-script.js';
 import { ANCHOR_BYTES } from './anchor-table.js';
 import { sortBySpan } from './span-order.js';
-import { IntColumn } from '../script/int-column.js';
+import { entryAt, IntColumn, wholeColumn } from '../script/int-column.js';
 import {
   DEFAULT_EXPLAIN_LIMIT,
   EXPLAIN_PAGE_BUDGET_BYTES,
@@ -240,8 +240,8 @@ function filterEntries(explained: FileExplanation, filters: ExplainFilters): Int
       const place = ruleAnnotationPlace(rules, e);
       const first = rules.order[rules.groupStart[e] as number] as number;
       ({ section, tokenIndex, lastTokenIndex } = place);
-      spanStart = rules.anchors.start[first] as number;
-      spanEnd = rules.anchors.end[first] as number;
+      spanStart = entryAt(rules.anchors.start, first);
+      spanEnd = entryAt(rules.anchors.end, first);
     } else {
       const token = runtime.token[-1 - e] as number;
       section = tokens.section[token] as number;
@@ -423,7 +423,7 @@ function* explanationSteps(context: ExplainContext, args: ExplainArgs): Generato
     },
   });
   yield;
-  const runtimeOrder = yield* sortBySpan(runtime.start, runtime.end, runtime.count);
+  const runtimeOrder = yield* sortBySpan(wholeColumn(runtime.start), wholeColumn(runtime.end), runtime.count);
   const entries = mergeEntries(rules, runtime, runtimeOrder);
   yield;
 
@@ -461,8 +461,8 @@ function ruleAnnotationWithSpan(rules: RuleAnnotations, start: number, end: numb
   while (low <= high) {
     const mid = (low + high) >> 1;
     const first = rules.order[rules.groupStart[mid] as number] as number;
-    const s = rules.anchors.start[first] as number;
-    const e = rules.anchors.end[first] as number;
+    const s = entryAt(rules.anchors.start, first);
+    const e = entryAt(rules.anchors.end, first);
     if (s === start && e === end) return mid;
     if (s < start || (s === start && e < end)) low = mid + 1;
     else high = mid - 1;
@@ -480,9 +480,9 @@ function mergeEntries(rules: RuleAnnotations, runtime: RuntimeItems, runtimeOrde
     if (takeRule && t < runtime.count) {
       const first = rules.order[rules.groupStart[r] as number] as number;
       const item = runtimeOrder[t] as number;
-      const rs = rules.anchors.start[first] as number;
+      const rs = entryAt(rules.anchors.start, first);
       const ts = runtime.start[item] as number;
-      takeRule = rs < ts || (rs === ts && (rules.anchors.end[first] as number) <= (runtime.end[item] as number));
+      takeRule = rs < ts || (rs === ts && entryAt(rules.anchors.end, first) <= (runtime.end[item] as number));
     }
     entries[p] = takeRule ? r++ : -1 - (runtimeOrder[t++] as number);
   }

@@ -4,6 +4,7 @@
  * requests: a comparison sort of millions of spans is one uninterruptible call of seconds, and this is
  * linear.
  */
+import { entryAt, type BlockedColumn } from '../script/int-column.js';
 
 /**
  * Widest digit of a pass. 11 bits keep a pass's counts (8 KiB) in the first-level cache, where 16-bit
@@ -22,9 +23,14 @@ const INSERTION_RUN = 32;
  * (`start[order[i]]`) is a cache miss per id once the ids are shuffled, and that lookup was most of the
  * sort's time.
  */
-export function* sortBySpan(start: Int32Array, end: Int32Array, count: number): Generator<void, Int32Array> {
+export function* sortBySpan(start: BlockedColumn, end: BlockedColumn, count: number): Generator<void, Int32Array> {
   let last = 0;
-  for (let i = 0; i < count; i++) if ((start[i] as number) > last) last = start[i] as number;
+  for (let b = 0, seen = 0; seen < count; b++) {
+    const block = start.blocks[b] as Int32Array;
+    const n = Math.min(block.length, count - seen);
+    for (let k = 0; k < n; k++) if ((block[k] as number) > last) last = block[k] as number;
+    seen += n;
+  }
   const bits = 32 - Math.clz32(last);
   const passes = Math.max(1, Math.ceil(bits / MAX_DIGIT_BITS));
   const digitBits = Math.max(1, Math.ceil(bits / passes));
@@ -48,22 +54,31 @@ export function* sortBySpan(start: Int32Array, end: Int32Array, count: number): 
   return order;
 }
 
-/** The first pass: ids in order (0…count-1), keys read from `start`. */
-function firstPass(start: Int32Array, to: Int32Array, toKeys: Int32Array, digitBits: number, count: number, counts: Int32Array): void {
+/** The first pass: ids in order (0…count-1), keys read from `start` block by block. */
+function firstPass(start: BlockedColumn, to: Int32Array, toKeys: Int32Array, digitBits: number, count: number, counts: Int32Array): void {
   const mask = (1 << digitBits) - 1;
   counts.fill(0);
-  for (let i = 0; i < count; i++) {
-    const slot = ((start[i] as number) & mask) + 1;
-    counts[slot] = (counts[slot] as number) + 1;
+  for (let b = 0, i = 0; i < count; b++) {
+    const block = start.blocks[b] as Int32Array;
+    const n = Math.min(block.length, count - i);
+    for (let k = 0; k < n; k++) {
+      const slot = ((block[k] as number) & mask) + 1;
+      counts[slot] = (counts[slot] as number) + 1;
+    }
+    i += n;
   }
   for (let d = 1; d <= mask + 1; d++) counts[d] = (counts[d] as number) + (counts[d - 1] as number);
-  for (let i = 0; i < count; i++) {
-    const key = start[i] as number;
-    const digit = key & mask;
-    const at = counts[digit] as number;
-    to[at] = i;
-    toKeys[at] = key;
-    counts[digit] = at + 1;
+  for (let b = 0, i = 0; i < count; b++) {
+    const block = start.blocks[b] as Int32Array;
+    const n = Math.min(block.length, count - i);
+    for (let k = 0; k < n; k++, i++) {
+      const key = block[k] as number;
+      const digit = key & mask;
+      const at = counts[digit] as number;
+      to[at] = i;
+      toKeys[at] = key;
+      counts[digit] = at + 1;
+    }
   }
 }
 
@@ -87,18 +102,18 @@ function passByDigit(from: Int32Array, fromKeys: Int32Array, to: Int32Array, toK
 }
 
 /** Within each run of equal starts (`keys`: the starts in sorted order; ids ascending), orders by end, equal ends keeping id order. */
-function orderEqualStarts(order: Int32Array, keys: Int32Array, end: Int32Array, count: number): void {
+function orderEqualStarts(order: Int32Array, keys: Int32Array, end: BlockedColumn, count: number): void {
   let runStart = 0;
   for (let i = 1; i <= count; i++) {
     if (i < count && keys[i] === keys[runStart]) continue;
     const length = i - runStart;
-    if (length > INSERTION_RUN) order.subarray(runStart, i).sort((a, b) => (end[a] as number) - (end[b] as number) || a - b);
+    if (length > INSERTION_RUN) order.subarray(runStart, i).sort((a, b) => entryAt(end, a) - entryAt(end, b) || a - b);
     else if (length > 1) {
       for (let k = runStart + 1; k < i; k++) {
         const id = order[k] as number;
-        const e = end[id] as number;
+        const e = entryAt(end, id);
         let j = k - 1;
-        while (j >= runStart && (end[order[j] as number] as number) > e) {
+        while (j >= runStart && entryAt(end, order[j] as number) > e) {
           order[j + 1] = order[j] as number;
           j--;
         }

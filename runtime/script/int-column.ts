@@ -43,3 +43,26 @@ export class IntColumn {
 export function trimColumn<T extends Int32Array | Uint8Array>(column: T, length: number): T {
   return (length >= column.length * 0.875 ? column.subarray(0, length) : column.slice(0, length)) as T;
 }
+
+/**
+ * A column of integers kept in blocks of 2^bits entries (the last may be shorter): entry i is
+ * `blocks[i >>> bits][i & (2^bits - 1)]`. A column that grows in blocks is never copied whole, which
+ * for the columns of a large explanation was a copy of tens of MiB into pages never touched before.
+ */
+export interface BlockedColumn {
+  readonly bits: number;
+  readonly blocks: readonly Int32Array[];
+}
+
+/** Widest block: a column of one block holds up to 2^30 entries. */
+const WHOLE_BITS = 30;
+
+/** A plain column as a blocked one (one block). */
+export function wholeColumn(column: Int32Array): BlockedColumn {
+  return { bits: WHOLE_BITS, blocks: [column] };
+}
+
+/** Entry `i` of a blocked column. */
+export function entryAt(column: BlockedColumn, i: number): number {
+  return (column.blocks[i >>> column.bits] as Int32Array)[i & ((1 << column.bits) - 1)] as number;
+}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AnchorTable } from '../../../runtime/explain/anchor-table.js';
+import { entryAt, type BlockedColumn } from '../../../runtime/script/int-column.js';
 import { seededRandom } from '../../support/random.js';
 
 const FIELDS = ['kind', 'section', 'token', 'tokenIndex', 'lastTokenIndex', 'start', 'end', 'record', 'column', 'contextToken', 'imageToken'] as const;
@@ -23,14 +24,20 @@ describe('AnchorTable', () => {
     ['exactly the first block', 4096, 4096],
     ['one more than the first block', 4097, 4096],
     ['many blocks past a small guess', 50_000, 1024],
+    ['a large guess, several full blocks and a short last one', 200_000, 190_000],
   ])('keeps every row in push order: %s', (_name, n, expected) => {
     const table = new AnchorTable(Number.POSITIVE_INFINITY, () => new Error('too many'), expected);
     const rows = fill(table, n, n);
     const a = table.finish();
     expect(a.count).toBe(n);
     const columns = [a.rule, a.kind, a.section, a.token, a.tokenIndex, a.lastTokenIndex, a.start, a.end, a.record, a.column, a.contextToken, a.imageToken];
-    for (const column of columns) expect(column.length).toBe(n);
-    const mismatches = rows.filter((row, i) => row.some((v, f) => columns[f]?.[i] !== v));
+    for (const column of columns) {
+      // Every block but the last is full; together they hold exactly the rows.
+      const sizes = column.blocks.map((b) => b.length);
+      expect(sizes.slice(0, -1).every((size) => size === 1 << column.bits)).toBe(true);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(n);
+    }
+    const mismatches = rows.filter((row, i) => row.some((v, f) => entryAt(columns[f] as BlockedColumn, i) !== v));
     expect(mismatches).toEqual([]);
   });
 

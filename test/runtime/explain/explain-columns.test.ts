@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { createExplainCache, explainFile, MAX_EXPLAIN_WARNINGS } from '../../../runtime/explain/explain-file.js';
 import { sortBySpan } from '../../../runtime/explain/span-order.js';
-import { IntColumn } from '../../../runtime/script/int-column.js';
+import { IntColumn, wholeColumn, type BlockedColumn } from '../../../runtime/script/int-column.js';
 import { MAX_VIEW_WARNINGS } from '../../../runtime/script/parse-script-view.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
 import { layerBundle, openFolder, removeTempDirs, WORKSPACE_LAYER } from '../workspace/helpers.js';
 
 function sorted(start: Int32Array, end: Int32Array): Int32Array {
-  const steps = sortBySpan(start, end, start.length);
+  const steps = sortBySpan(wholeColumn(start), wholeColumn(end), start.length);
   for (;;) {
     const step = steps.next();
     if (step.done) return step.value;
@@ -34,9 +34,28 @@ describe('sortBySpan', () => {
     );
   });
 
+  it('reads columns kept in blocks as the same column whole', () => {
+    const blocked = (column: Int32Array, bits: number): BlockedColumn => ({
+      bits,
+      blocks: Array.from({ length: Math.max(1, Math.ceil(column.length / 2 ** bits)) }, (_, b) => column.subarray(b * 2 ** bits, (b + 1) * 2 ** bits)),
+    });
+    const offset = fc.integer({ min: 0, max: 5000 });
+    fc.assert(
+      fc.property(fc.array(fc.tuple(offset, offset), { maxLength: 200 }), fc.integer({ min: 0, max: 5 }), (pairs, bits) => {
+        const start = Int32Array.from(pairs.map(([a, b]) => Math.min(a, b)));
+        const end = Int32Array.from(pairs.map(([a, b]) => Math.max(a, b)));
+        const steps = sortBySpan(blocked(start, bits), blocked(end, bits), start.length);
+        let step = steps.next();
+        while (!step.done) step = steps.next();
+        expect([...step.value]).toEqual([...sorted(start, end)]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('yields after each pass (one per 11 bits of the largest start) and after ordering equal starts', () => {
     const passes = (start: Int32Array, end: Int32Array) => {
-      const steps = sortBySpan(start, end, start.length);
+      const steps = sortBySpan(wholeColumn(start), wholeColumn(end), start.length);
       let yields = 0;
       for (let step = steps.next(); !step.done; step = steps.next()) yields++;
       return yields;
