@@ -11,12 +11,12 @@ import { PvfdocError } from '../errors.js';
 import { matchesDefinition } from '../script/match-glob.js';
 import { cleanPath, dirnameOf } from '../script/archive-path.js';
 import { parseInt32 } from '../script/canonical-number.js';
-import { anchorTarget, createViewIndex, SECTION_ANCHOR, type Anchor } from './compute-anchors.js';
+import { anchorTarget, SECTION_ANCHOR, viewIndexSteps, type Anchor } from './compute-anchors.js';
 import { AnchorTable, anchorAt, type AnchorColumns } from './anchor-table.js';
 import { sortBySpan } from './span-order.js';
 import { entryAt, IntColumn } from '../script/int-column.js';
 import type { ScriptWarningCode } from '../script/lex-script.js';
-import { createLineIndex, normalizeText, type LineIndex } from '../script/normalize-text.js';
+import { lineIndexSteps, normalizeText, type LineIndex } from '../script/normalize-text.js';
 import { parseScriptViewSteps, type ScriptView } from '../script/parse-script-view.js';
 import { createNestedSectionPredicate } from './nested-sections.js';
 import { trimSpace } from '../script/trim-space.js';
@@ -117,10 +117,10 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
     sectionNames: Math.ceil(limit / 4),
     tooMany: () => tooLarge(filePath, 'distinct section names', Math.ceil(limit / 4)),
   });
-  const lines = createLineIndex(text);
+  const lines = yield* lineIndexSteps(text);
   yield;
   const rules = rulesInOrder(bundle, input.versionKey).filter((doc) => doc.resolved.target.kind !== 'path' && matchesDefinition(doc.resolved.match, filePath, false));
-  const index = createViewIndex(
+  const index = yield* viewIndexSteps(
     view,
     rules.map((doc) => doc.resolved.target),
   );
@@ -138,7 +138,7 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
   }
   const anchors = table.finish();
   const sorted = yield* sortBySpan(anchors.start, anchors.end, anchors.count);
-  const { order, groupStart, count } = spanGroups(anchors, sorted, rules);
+  const { order, groupStart, count } = yield* spanGroups(anchors, sorted, rules);
   const warnings = view.warnings.map((w) => ({
     code: w.code,
     message: w.message,
@@ -149,6 +149,9 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
   return { view, lines, rules, anchors, order, groupStart, count, warnings, warningCount: view.warningCount };
 }
 
+/** Anchors grouped between two yields (a few milliseconds of work). */
+const GROUPS_STEP = 1 << 18;
+
 /**
  * The anchors of one span merge into one annotation (§2.6; one rule's anchors never share a span), in
  * rule order. A `target.when` rule takes the place of the rules of its own layer without `when` on its
@@ -156,14 +159,19 @@ export function* annotateSteps(input: AnnotateScriptInput): Generator<void, Rule
  * list every kind's meaning) would only repeat it less precisely. Rules of other layers still merge.
  * Returns the anchor ids of each group, `order[groupStart[i]] … order[groupStart[i + 1] - 1]`.
  */
-function spanGroups(anchors: AnchorColumns, sorted: Int32Array, rules: readonly BundleDocument[]): { order: Int32Array; groupStart: Int32Array; count: number } {
+function* spanGroups(anchors: AnchorColumns, sorted: Int32Array, rules: readonly BundleDocument[]): Generator<void, { order: Int32Array; groupStart: Int32Array; count: number }> {
   const hasWhen = Uint8Array.from(rules, (doc) => (doc.resolved.target.when === null ? 0 : 1));
   const layer = Int32Array.from(rules, (doc) => doc.layerIndex);
   const { start, end, rule } = anchors;
   const n = anchors.count;
   const groups = new IntColumn(n + 1);
   let kept = 0;
+  let pause = GROUPS_STEP;
   for (let i = 0; i < n; ) {
+    if (i >= pause) {
+      pause = i + GROUPS_STEP;
+      yield;
+    }
     const first = sorted[i] as number;
     const firstStart = entryAt(start, first);
     const firstEnd = entryAt(end, first);

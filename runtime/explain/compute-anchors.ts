@@ -149,20 +149,40 @@ export interface ViewIndex {
 }
 
 export function createViewIndex(view: ScriptView, targets: readonly TargetSpec[]): ViewIndex {
+  const steps = viewIndexSteps(view, targets);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Tokens placed between two yields of viewIndexSteps. */
+const INDEX_STEP_TOKENS = 1 << 20;
+
+/** The same index, yielding between its passes over millions of tokens. */
+export function* viewIndexSteps(view: ScriptView, targets: readonly TargetSpec[]): Generator<void, ViewIndex> {
   const { sections, tokens, sectionCount, tokenCount } = view;
   const groupStart = new Int32Array(sectionCount + 2);
-  for (let i = 0; i < tokenCount; i++) {
-    const slot = (tokens.section[i] as number) + 1;
-    groupStart[slot] = (groupStart[slot] as number) + 1;
+  for (let from = 0; from < tokenCount; from += INDEX_STEP_TOKENS) {
+    const to = Math.min(tokenCount, from + INDEX_STEP_TOKENS);
+    for (let i = from; i < to; i++) {
+      const slot = (tokens.section[i] as number) + 1;
+      groupStart[slot] = (groupStart[slot] as number) + 1;
+    }
+    if (to < tokenCount) yield;
   }
   for (let s = 1; s <= sectionCount + 1; s++) groupStart[s] = (groupStart[s] as number) + (groupStart[s - 1] as number);
   const fill = groupStart.slice(0, sectionCount + 1);
   const sectionTokens = new Int32Array(tokenCount);
-  for (let i = 0; i < tokenCount; i++) {
-    const s = tokens.section[i] as number;
-    const at = fill[s] as number;
-    sectionTokens[at] = i;
-    fill[s] = at + 1;
+  for (let from = 0; from < tokenCount; from += INDEX_STEP_TOKENS) {
+    if (from > 0) yield;
+    const to = Math.min(tokenCount, from + INDEX_STEP_TOKENS);
+    for (let i = from; i < to; i++) {
+      const s = tokens.section[i] as number;
+      const at = fill[s] as number;
+      sectionTokens[at] = i;
+      fill[s] = at + 1;
+    }
   }
   // The sections of each folded name a target asks for, by the view's name keys.
   const byName = new Map<string, number[]>();

@@ -32,10 +32,29 @@ export interface LineIndex {
 
 /** Line lookups for a normalised text (only `\n` ends a line). O(log lines) per lookup. */
 export function createLineIndex(text: string): LineIndex {
+  const steps = lineIndexSteps(text);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/** Text scanned between two yields of lineIndexSteps. */
+const LINE_STEP_UNITS = 2 * 1024 * 1024;
+
+/** The same index, yielding every LINE_STEP_UNITS of text, so a caller can serve other requests meanwhile. */
+export function* lineIndexSteps(text: string): Generator<void, LineIndex> {
   // Four bytes a line: the index of a 31 MiB file is kept with its explanation.
   const starts = new IntColumn(Math.max(16, text.length >> 5));
   starts.push(0);
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  let pause = LINE_STEP_UNITS;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    starts.push(i + 1);
+    if (i >= pause) {
+      pause = i + LINE_STEP_UNITS;
+      yield;
+    }
+  }
   const lineStarts = starts.finish();
   const lineCount = lineStarts.length;
   const startOf = (line: number): number => lineStarts[line] ?? text.length;

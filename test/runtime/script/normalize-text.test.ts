@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createLineIndex, normalizeText } from '../../../runtime/script/normalize-text.js';
+import { createLineIndex, lineIndexSteps, normalizeText } from '../../../runtime/script/normalize-text.js';
 
 describe('normalizeText', () => {
   it('turns CRLF and lone CR into LF and leaves LF alone', () => {
@@ -69,5 +69,19 @@ describe('createLineIndex', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it('is built in steps over a large text, to the same lines', () => {
+    // 6 Mi units of short lines: lineIndexSteps yields every 2 Mi units of text scanned.
+    const text = 'abc\n'.repeat(3 * 512 * 1024) + 'tail';
+    const steps = lineIndexSteps(text);
+    let yields = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) yields++;
+    expect(yields).toBeGreaterThanOrEqual(2);
+    const lines = step.value;
+    expect(lines.lineCount).toBe(3 * 512 * 1024 + 1);
+    expect(lines.offsetToPosition(text.length - 1)).toEqual({ line: lines.lineCount, column: 4 });
+    expect(lines.offsetToPosition(4 * 700_001)).toEqual({ line: 700_002, column: 1 });
   });
 });
