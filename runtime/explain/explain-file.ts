@@ -108,7 +108,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
     });
   }
   const cache = args.cache ?? createExplainCache();
-  const context = explainContext(cache, view, bundle, info.encoding);
+  const context = explainContext(cache, args.workspace.workspaceId, view, bundle, info.encoding);
   const explained = await explainText(cache, context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
   const warnings = [...explained.warnings];
   if (info.pvfVersion !== '' && versionKey === UNKNOWN_VERSION) {
@@ -274,6 +274,10 @@ interface ExplainContext {
   /** Tells this context's explanations apart in the cache's one LRU. */
   id: number;
   references: ReferenceIndex;
+  /** Cache keys of the explanations made in this context (some may have been evicted since). */
+  keys: Set<string>;
+  /** A newer revision of the workspace has been explained: what this context still makes is not cached. */
+  retired: boolean;
 }
 
 /**
@@ -312,13 +316,21 @@ export interface ExplainCache {
   readonly budget: number;
   /** Ids handed out to contexts so far. */
   contextCount: number;
+  /**
+   * Per workspace, the newest revision explained and the contexts made for it. A context of an older
+   * revision is never asked again (requests name the revision they read), so its explanations leave
+   * the cache when a newer one arrives instead of waiting to be evicted: otherwise every edit of a
+   * large file left hundreds of MiB of explanations that no request could reach, which every garbage
+   * collection had to walk.
+   */
+  readonly newest: Map<string, { revision: number; contexts: ExplainContext[] }>;
 }
 
 export function createExplainCache(bytes: number = EXPLAIN_CACHE_BYTES): ExplainCache {
-  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(bytes, (e) => e.bytes), pending: new Map(), largeTurn: null, budget: bytes, contextCount: 0 };
+  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(bytes, (e) => e.bytes), pending: new Map(), largeTurn: null, budget: bytes, contextCount: 0, newest: new Map() };
 }
 
-function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
+function explainContext(cache: ExplainCache, workspaceId: string, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
   const { contexts } = cache;
   let byBundle = contexts.get(view);
   if (!byBundle) {
@@ -329,10 +341,27 @@ function explainContext(cache: ExplainCache, view: WorkspaceView, bundle: Bundle
   if (!context) {
     const legacy = /^utf-?8$/i.test(encoding) || encoding === '' ? {} : { legacyEncoding: encoding };
     const stringTables = createStringTables(view, legacy);
-    context = { id: ++cache.contextCount, references: createReferenceIndex(bundle, view, { stringTables }) };
+    context = { id: ++cache.contextCount, references: createReferenceIndex(bundle, view, { stringTables }), keys: new Set(), retired: false };
     byBundle.set(bundle, context);
+    retireOlderContexts(cache, workspaceId, view.revision, context);
   }
   return context;
+}
+
+/** Drops the explanations of a workspace's older revisions once a context for `revision` is made. */
+function retireOlderContexts(cache: ExplainCache, workspaceId: string, revision: number, context: ExplainContext): void {
+  const newest = cache.newest.get(workspaceId);
+  if (newest !== undefined && revision < newest.revision) return;
+  if (newest !== undefined && revision === newest.revision) {
+    newest.contexts.push(context);
+    return;
+  }
+  for (const old of newest?.contexts ?? []) {
+    for (const key of old.keys) cache.files.delete(key);
+    old.keys.clear();
+    old.retired = true;
+  }
+  cache.newest.set(workspaceId, { revision, contexts: [context] });
 }
 
 type ExplainArgs = { bundle: Bundle; view: WorkspaceView; path: string; text: string; textRevision: string; versionKey: string };
@@ -358,7 +387,10 @@ async function explainText(cache: ExplainCache, context: ExplainContext, args: E
 
 async function explainNow(cache: ExplainCache, context: ExplainContext, args: ExplainArgs, key: string): Promise<FileExplanation> {
   const explanation = await runInSlices(explanationSteps(context, args));
-  cache.files.set(key, explanation);
+  if (!context.retired) {
+    cache.files.set(key, explanation);
+    context.keys.add(key);
+  }
   return explanation;
 }
 

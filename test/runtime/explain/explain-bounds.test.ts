@@ -4,6 +4,8 @@
  * limit) before parsing them and files with more than MAX_EXPLAIN_ANNOTATIONS anchors while explaining
  * them, and the explain cache is bounded by the bytes its explanations hold, not by a count of files.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../../runtime/bundle/load-bundle.js';
 import { annotateScript } from '../../../runtime/explain/annotate-script.js';
@@ -110,6 +112,29 @@ describe('explain is bounded (issue 15)', () => {
     const small = createExplainCache(one - 1);
     await explain('equipment/a.equ', small);
     expect(small.files.size).toBe(0);
+  });
+
+  it('drops the explanations of a revision once a newer one of the workspace is explained', async () => {
+    const { workspace: edited, root } = await openFolder({ 'equipment/a.equ': script(400), 'equipment/b.equ': script(400), 'equipment/c.equ': script(10) });
+    try {
+      const cache = createExplainCache();
+      const explainIn = async (filePath: string) => {
+        const expectedRevision = (await edited.view()).revision;
+        return explainFile({ bundle, workspace: edited, cache, input: { workspaceId: edited.workspaceId, expectedRevision, filePath } });
+      };
+      await explainIn('equipment/a.equ');
+      const one = cache.files.size;
+      await explainIn('equipment/b.equ');
+      expect(cache.files.size).toBe(2 * one);
+      // Another file changes: a and b of the old revision can no longer be asked for.
+      const before = (await edited.view()).revision;
+      writeFileSync(path.join(root, 'equipment', 'c.equ'), script(11));
+      await pollUntil(async () => ((await edited.view()).revision > before ? true : undefined), 10_000, 'the new revision');
+      await explainIn('equipment/a.equ');
+      expect(cache.files.size).toBe(one);
+    } finally {
+      await edited.close();
+    }
   });
 
   it('makes room in the cache before a large text is explained, and explains large texts one at a time', async () => {
