@@ -403,6 +403,9 @@ async function explainLarge(cache: ExplainCache, context: ExplainContext, args: 
   const before = cache.largeTurn;
   const turn = (async () => {
     if (before) await before.catch(() => undefined);
+    // Reading and hashing a text this large took the thread for its own stretch: let other requests
+    // run before the explain's first slice adds another.
+    else await new Promise((resolve) => setImmediate(resolve));
     cache.files.trimTo(Math.max(0, cache.budget - args.text.length * EXPLANATION_BYTES_PER_UNIT));
     return explainNow(cache, context, args, key);
   })();
