@@ -28,6 +28,7 @@ import { foldPath } from '../script/archive-path.js';
 import { createPathResolver, createReferenceIndex, type ReferenceIndex } from '../references/resolve-references.js';
 import { createStringTables } from '../references/string-table.js';
 import type { Workspace, WorkspaceView } from '../workspace/workspace.js';
+import { readTextInSlices, runInSlices } from '../workspace/run-in-slices.js';
 import { annotateSteps, pathContext, ruleAnnotationAt, ruleAnnotationPlace, type AnnotationLookups, type ExplainAnnotation, type RuleAnnotations } from './annotate-script.js';
 import { ANCHOR_BYTES } from './anchor-table.js';
 import { sortBySpan } from './span-order.js';
@@ -85,7 +86,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
   }
   const stored = view.resolveFile(input.filePath);
   if (stored === null) throw fileNotFound(view, input.filePath);
-  const file = view.readText(stored);
+  const file = await readTextInSlices(view, stored);
   if (!file.isScript) {
     throw new PvfdocError('NOT_A_SCRIPT', `${stored} is not token-script text (string tables, images, sound and binary files cannot be explained)`, {
       hint: 'Explain script files such as .equ, .stk, .skl or .lst; use read_file for other text.',
@@ -297,8 +298,6 @@ export const MAX_EXPLAIN_ANNOTATIONS = 4 * 1024 * 1024;
 /** Heap the explanations of one cache may hold in all (explanationBytes): one 31 MiB script fits. */
 export const EXPLAIN_CACHE_BYTES = 512 * 1024 * 1024;
 
-/** Longest stretch of explain work between two chances for other requests to run. */
-const EXPLAIN_SLICE_MS = 50;
 
 /**
  * Explanations and reference indexes of a server, for its lifetime: reference indexes per (view,
@@ -425,22 +424,6 @@ const LARGE_TEXT_UNITS = 1024 * 1024;
  * 19 for equipment scripts; the peak while it is made is higher).
  */
 const EXPLANATION_BYTES_PER_UNIT = 24;
-
-/**
- * Runs steps, giving the thread back to other requests (setImmediate) whenever EXPLAIN_SLICE_MS have
- * passed, so a large file does not hold the server.
- */
-async function runInSlices<T>(steps: Generator<void, T>): Promise<T> {
-  let sliceStart = performance.now();
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    if (performance.now() - sliceStart >= EXPLAIN_SLICE_MS) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      sliceStart = performance.now();
-    }
-  }
-}
 
 function* explanationSteps(context: ExplainContext, args: ExplainArgs): Generator<void, FileExplanation> {
   const { bundle, path, versionKey } = args;

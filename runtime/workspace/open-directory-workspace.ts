@@ -29,12 +29,11 @@
  * A missing root gives a workspace with `archiveOpen: false` whose `view()` throws NO_ARCHIVE; each
  * `view()` looks for the folder again, so it opens once the folder appears.
  */
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, watch, type BigIntStats, type Dirent, type FSWatcher } from 'node:fs';
 import { readdir, realpath, stat } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { PvfdocError } from '../errors.js';
-import { normalizeText } from '../script/normalize-text.js';
+import { decodeUtf8TextSteps } from '../script/decode-text.js';
 import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { foldPath, isScriptFile, normalizeArchivePath } from '../script/archive-path.js';
 import { checkReadSize, type Workspace, type WorkspaceEntry, type WorkspaceInfo, type WorkspaceText, type WorkspaceView } from './workspace.js';
@@ -376,6 +375,15 @@ class DirectoryWorkspace implements Workspace {
   }
 
   readText(view: DirectoryView, record: FileRecord): WorkspaceText {
+    const steps = this.readTextSteps(view, record, Number.POSITIVE_INFINITY);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /** readText in steps: a large file is decoded and hashed between yields (decode-text.ts). */
+  *readTextSteps(view: DirectoryView, record: FileRecord, stepBytes?: number): Generator<void, WorkspaceText> {
     const key = `${record.fsPath}\u0000${record.size}\u0000${record.mtimeNs}\u0000${record.ino}`;
     const cached = this.textCache.get(key);
     if (cached) {
@@ -390,13 +398,8 @@ class DirectoryWorkspace implements Workspace {
       return cached;
     }
     const bytes = this.readBytes(view, record);
-    const text = normalizeText(new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(bytes));
-    const result: WorkspaceText = {
-      path: record.path,
-      text,
-      textRevision: createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32),
-      isScript: isScriptFile(record.path, bytes),
-    };
+    const { text, textRevision } = yield* decodeUtf8TextSteps(bytes, stepBytes);
+    const result: WorkspaceText = { path: record.path, text, textRevision, isScript: isScriptFile(record.path, bytes) };
     this.textCache.set(key, result);
     return result;
   }
@@ -451,6 +454,10 @@ class DirectoryView implements WorkspaceView {
 
   readText(path: string): WorkspaceText {
     return this.workspace.readText(this, this.record(path));
+  }
+
+  readTextSteps(path: string): Generator<void, WorkspaceText> {
+    return this.workspace.readTextSteps(this, this.record(path));
   }
 
   readBytes(path: string): Uint8Array {

@@ -75,6 +75,11 @@ export interface WorkspaceView {
   listDirectory(path: string): WorkspaceEntry[];
   /** Canonical text of a file. FILE_NOT_FOUND when absent; NOT_A_SCRIPT is the caller's decision via isScript. */
   readText(path: string): WorkspaceText;
+  /**
+   * The same as readText, giving the caller a chance to yield while a large file is decoded (each step
+   * a few milliseconds). Readers whose reads have no long part leave it out.
+   */
+  readTextSteps?(path: string): Generator<void, WorkspaceText>;
   /** Raw bytes of a file (for .str tables and binary checks). FILE_NOT_FOUND when absent. */
   readBytes(path: string): Uint8Array;
 }

@@ -6,6 +6,7 @@ import { describeErrors } from '../error-guide.js';
 import { findWorkspace, type ServerContext } from '../server-context.js';
 import { toolResult, withToolErrors } from '../tool-result.js';
 import { publishedOutputSchema } from '../published-schema.js';
+import { readTextInSlices } from '../../workspace/run-in-slices.js';
 
 const READ_FILE_TOOL = 'read_file';
 
@@ -60,7 +61,7 @@ export function registerReadFileTool(server: McpServer, ctx: ServerContext): voi
           data: { filePath: args.filePath },
         });
       }
-      const file = view.readText(stored);
+      const file = await readTextInSlices(view, stored);
       const slice = sliceLines(file.text, args.startLine, args.endLine);
       const output: ReadFileOutput = {
         workspaceId: args.workspaceId,

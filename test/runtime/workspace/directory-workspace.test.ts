@@ -211,3 +211,28 @@ describe('folder workspace', () => {
     expect(await workspace.view()).toBe(await workspace.view());
   });
 });
+
+describe('folder workspace: a large file read in steps', () => {
+  it('gives the text and textRevision readText gives, yielding while it decodes', async () => {
+    // 9 MB of CRLF script with multi-byte characters: more than two decode steps of 4 MiB.
+    const text = '[name]\r\n`苍穹幕落 😀`\r\n[rarity]\r\n\t4\r\n'.repeat(220_000);
+    const files: FileTree = { 'equipment/big.equ': text };
+    const stepped = await openFolder(files);
+    const plain = await openFolder(files);
+    try {
+      const view = await stepped.workspace.view();
+      expect(view.readTextSteps).toBeDefined();
+      const steps = view.readTextSteps?.('equipment/big.equ');
+      let yields = 0;
+      let step = steps?.next();
+      for (; step !== undefined && !step.done; step = steps?.next()) yields++;
+      expect(yields).toBeGreaterThanOrEqual(4);
+      const whole = (await plain.workspace.view()).readText('equipment/big.equ');
+      expect(step?.value).toEqual(whole);
+      expect(whole.text).toBe(text.replaceAll('\r\n', '\n'));
+    } finally {
+      await stepped.workspace.close();
+      await plain.workspace.close();
+    }
+  });
+});
