@@ -109,7 +109,7 @@ export async function explainFile(args: { bundle: Bundle; workspace: Workspace; 
     });
   }
   const cache = args.cache ?? createExplainCache();
-  const context = explainContext(cache, args.workspace.workspaceId, view, bundle, info.encoding);
+  const context = explainContext(cache, args.workspace, view, bundle, info.encoding);
   const explained = await explainText(cache, context, { bundle, view, path: stored, text: file.text, textRevision: file.textRevision, versionKey });
   const warnings = [...explained.warnings];
   if (info.pvfVersion !== '' && versionKey === UNKNOWN_VERSION) {
@@ -298,7 +298,6 @@ export const MAX_EXPLAIN_ANNOTATIONS = 4 * 1024 * 1024;
 /** Heap the explanations of one cache may hold in all (explanationBytes): one 31 MiB script fits. */
 export const EXPLAIN_CACHE_BYTES = 512 * 1024 * 1024;
 
-
 /**
  * Explanations and reference indexes of a server, for its lifetime: reference indexes per (view,
  * bundle) — a view object lives as long as its revision is current, so they go away with it — and
@@ -316,20 +315,20 @@ export interface ExplainCache {
   /** Ids handed out to contexts so far. */
   contextCount: number;
   /**
-   * Per workspace, the newest revision explained and the contexts made for it. A context of an older
-   * revision is never asked again (requests name the revision they read), so its explanations leave
-   * the cache when a newer one arrives instead of waiting to be evicted: otherwise every edit of a
-   * large file left hundreds of MiB of explanations that no request could reach, which every garbage
-   * collection had to walk.
+   * Per workspace (the object, so a reused id cannot mix two), the newest revision explained and the
+   * contexts made for it. A context of an older revision is never asked again (requests name the
+   * revision they read), so its explanations leave the cache when a newer one arrives instead of
+   * waiting to be evicted: otherwise every edit of a large file left hundreds of MiB of explanations
+   * that no request could reach, which every garbage collection had to walk.
    */
-  readonly newest: Map<string, { revision: number; contexts: ExplainContext[] }>;
+  readonly newest: WeakMap<Workspace, { revision: number; contexts: ExplainContext[] }>;
 }
 
 export function createExplainCache(bytes: number = EXPLAIN_CACHE_BYTES): ExplainCache {
-  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(bytes, (e) => e.bytes), pending: new Map(), largeTurn: null, budget: bytes, contextCount: 0, newest: new Map() };
+  return { contexts: new WeakMap(), files: new LruCache<string, FileExplanation>(bytes, (e) => e.bytes), pending: new Map(), largeTurn: null, budget: bytes, contextCount: 0, newest: new WeakMap() };
 }
 
-function explainContext(cache: ExplainCache, workspaceId: string, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
+function explainContext(cache: ExplainCache, workspace: Workspace, view: WorkspaceView, bundle: Bundle, encoding: string): ExplainContext {
   const { contexts } = cache;
   let byBundle = contexts.get(view);
   if (!byBundle) {
@@ -342,15 +341,19 @@ function explainContext(cache: ExplainCache, workspaceId: string, view: Workspac
     const stringTables = createStringTables(view, legacy);
     context = { id: ++cache.contextCount, references: createReferenceIndex(bundle, view, { stringTables }), keys: new Set(), retired: false };
     byBundle.set(bundle, context);
-    retireOlderContexts(cache, workspaceId, view.revision, context);
+    retireOlderContexts(cache, workspace, view.revision, context);
   }
   return context;
 }
 
 /** Drops the explanations of a workspace's older revisions once a context for `revision` is made. */
-function retireOlderContexts(cache: ExplainCache, workspaceId: string, revision: number, context: ExplainContext): void {
-  const newest = cache.newest.get(workspaceId);
-  if (newest !== undefined && revision < newest.revision) return;
+function retireOlderContexts(cache: ExplainCache, workspace: Workspace, revision: number, context: ExplainContext): void {
+  const newest = cache.newest.get(workspace);
+  if (newest !== undefined && revision < newest.revision) {
+    // A request still on an older view: its explanation serves that request only.
+    context.retired = true;
+    return;
+  }
   if (newest !== undefined && revision === newest.revision) {
     newest.contexts.push(context);
     return;
@@ -360,7 +363,7 @@ function retireOlderContexts(cache: ExplainCache, workspaceId: string, revision:
     old.keys.clear();
     old.retired = true;
   }
-  cache.newest.set(workspaceId, { revision, contexts: [context] });
+  cache.newest.set(workspace, { revision, contexts: [context] });
 }
 
 type ExplainArgs = { bundle: Bundle; view: WorkspaceView; path: string; text: string; textRevision: string; versionKey: string };
