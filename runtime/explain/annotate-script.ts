@@ -15,6 +15,7 @@ import { anchorTarget, SECTION_ANCHOR, viewIndexSteps, type Anchor } from './com
 import { AnchorTable, anchorAt, type AnchorColumns } from './anchor-table.js';
 import { sortBySpan } from './span-order.js';
 import { entryAt, IntColumn } from '../script/int-column.js';
+import { runSteps } from '../script/run-steps.js';
 import type { ScriptWarningCode } from '../script/lex-script.js';
 import { lineIndexSteps, normalizeText, type LineIndex } from '../script/normalize-text.js';
 import { parseScriptViewSteps, type ScriptView } from '../script/parse-script-view.js';
@@ -94,10 +95,7 @@ export type AnnotationLookups = Pick<AnnotateScriptInput, 'bundle' | 'filePath' 
 
 /** Explains a script file with the rules of one version context, every annotation as an object. */
 export function annotateScript(input: AnnotateScriptInput): AnnotateScriptResult {
-  const steps = annotateSteps(input);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  const explained = step.value;
+  const explained = runSteps(annotateSteps(input));
   const annotations: ExplainAnnotation[] = [];
   for (let i = 0; i < explained.count; i++) annotations.push(ruleAnnotationAt(explained, i, input));
   return { view: explained.view, annotations, warnings: explained.warnings };

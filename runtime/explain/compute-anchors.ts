@@ -30,6 +30,7 @@ import { parseInt32 } from '../script/canonical-number.js';
 import { matchSectionPattern } from '../script/match-glob.js';
 import { foldSectionName, tokenValue, tokenValueType, type ScriptView, type TokenValueType } from '../script/parse-script-view.js';
 import { trimSpace } from '../script/trim-space.js';
+import { runSteps } from '../script/run-steps.js';
 
 /** One anchor as a record (computeAnchors; explain builds them only for the page it returns). */
 export interface Anchor {
@@ -149,11 +150,7 @@ export interface ViewIndex {
 }
 
 export function createViewIndex(view: ScriptView, targets: readonly TargetSpec[]): ViewIndex {
-  const steps = viewIndexSteps(view, targets);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(viewIndexSteps(view, targets));
 }
 
 /** Tokens placed between two yields of viewIndexSteps. */

@@ -1,4 +1,5 @@
 import { IntColumn } from './int-column.js';
+import { runSteps } from './run-steps.js';
 
 /**
  * The canonical text of a script file (ARCHITECTURE §5): every CRLF and every lone CR becomes `\n`.
@@ -32,11 +33,7 @@ export interface LineIndex {
 
 /** Line lookups for a normalised text (only `\n` ends a line). O(log lines) per lookup. */
 export function createLineIndex(text: string): LineIndex {
-  const steps = lineIndexSteps(text);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(lineIndexSteps(text));
 }
 
 /** Text scanned between two yields of lineIndexSteps. */

@@ -14,6 +14,7 @@
  */
 import { IntColumn, trimColumn } from './int-column.js';
 import { createLexer, type LexSink, type ScriptTokenType, type ScriptWarning, type ScriptWarningCode } from './lex-script.js';
+import { runSteps } from './run-steps.js';
 
 /**
  * The sections of a view as columns, indexed by section id (1…count); slot 0 stands for "before any
@@ -122,11 +123,7 @@ export function foldSectionName(name: string): string {
  * inside an unpaired one (plain `ParseScriptView`).
  */
 export function parseScriptView(text: string, allowNested?: AllowNested): ScriptView {
-  const steps = parseScriptViewSteps(text, allowNested);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(parseScriptViewSteps(text, allowNested));
 }
 
 /**

@@ -37,6 +37,7 @@ import { decodeUtf8TextSteps } from '../script/decode-text.js';
 import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { foldPath, isScriptFile, normalizeArchivePath } from '../script/archive-path.js';
 import { checkReadSize, type Workspace, type WorkspaceEntry, type WorkspaceInfo, type WorkspaceText, type WorkspaceView } from './workspace.js';
+import { runSteps } from '../script/run-steps.js';
 
 interface DirectoryWorkspaceOptions {
   workspaceId: string;
@@ -375,11 +376,7 @@ class DirectoryWorkspace implements Workspace {
   }
 
   readText(view: DirectoryView, record: FileRecord): WorkspaceText {
-    const steps = this.readTextSteps(view, record, Number.POSITIVE_INFINITY);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-    }
+    return runSteps(this.readTextSteps(view, record, Number.POSITIVE_INFINITY));
   }
 
   /** readText in steps: a large file is decoded and hashed between yields (decode-text.ts). */

@@ -9,15 +9,12 @@ import { createExplainCache, explainFile, MAX_EXPLAIN_WARNINGS } from '../../../
 import { sortBySpan } from '../../../runtime/explain/span-order.js';
 import { IntColumn, wholeColumn, type BlockedColumn } from '../../../runtime/script/int-column.js';
 import { MAX_VIEW_WARNINGS } from '../../../runtime/script/parse-script-view.js';
+import { runSteps } from '../../../runtime/script/run-steps.js';
 import type { Workspace } from '../../../runtime/workspace/workspace.js';
 import { layerBundle, openFolder, removeTempDirs, WORKSPACE_LAYER } from '../workspace/helpers.js';
 
 function sorted(start: Int32Array, end: Int32Array): Int32Array {
-  const steps = sortBySpan(wholeColumn(start), wholeColumn(end), start.length);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(sortBySpan(wholeColumn(start), wholeColumn(end), start.length));
 }
 
 describe('sortBySpan', () => {
@@ -44,10 +41,7 @@ describe('sortBySpan', () => {
       fc.property(fc.array(fc.tuple(offset, offset), { maxLength: 200 }), fc.integer({ min: 0, max: 5 }), (pairs, bits) => {
         const start = Int32Array.from(pairs.map(([a, b]) => Math.min(a, b)));
         const end = Int32Array.from(pairs.map(([a, b]) => Math.max(a, b)));
-        const steps = sortBySpan(blocked(start, bits), blocked(end, bits), start.length);
-        let step = steps.next();
-        while (!step.done) step = steps.next();
-        expect([...step.value]).toEqual([...sorted(start, end)]);
+        expect([...runSteps(sortBySpan(blocked(start, bits), blocked(end, bits), start.length))]).toEqual([...sorted(start, end)]);
       }),
       { numRuns: 200 },
     );
