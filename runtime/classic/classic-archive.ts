@@ -5,9 +5,9 @@
  * demand and cached. One ClassicArchive is one immutable version of the file: a new version on disk is
  * a new ClassicArchive (the workspace decides when).
  */
-import crypto from 'node:crypto';
 import { PvfdocError } from '../errors.js';
 import { normalizeText } from '../script/normalize-text.js';
+import { textRevisionOf } from '../script/decode-text.js';
 import { LruCache, MAX_CACHED_TEXT_UNITS, MIN_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeArchivePath } from '../script/archive-path.js';
 import { hex32, invalidArchiveFile } from '../script/archive-error.js';
@@ -262,10 +262,10 @@ export class ClassicArchive {
     let result: ArchiveText;
     if (this.isCompiled(node.path, bytes)) {
       const decompiled = this.decompileBytes(node.path, bytes);
-      result = { path: node.path, text: decompiled.text, textRevision: hashText(decompiled.text), isScript: true, source: 'script', missingLinks: decompiled.missingLinks };
+      result = { path: node.path, text: decompiled.text, textRevision: textRevisionOf(decompiled.text), isScript: true, source: 'script', missingLinks: decompiled.missingLinks };
     } else {
       const text = normalizeText(decodeTextFile(bytes, this.encoding.encoding).text);
-      result = { path: node.path, text, textRevision: hashText(text), isScript: isScriptFile(node.path, bytes), source: 'text', missingLinks: [] };
+      result = { path: node.path, text, textRevision: textRevisionOf(text), isScript: isScriptFile(node.path, bytes), source: 'text', missingLinks: [] };
     }
     if (result.text.length >= MIN_CACHED_TEXT_UNITS) this.texts.set(node.entry, result);
     return result;
@@ -373,10 +373,3 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Node's one-shot digest (20.12+) when present: no Hash object per read. */
-const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
-
-function hashText(text: string): string {
-  const digest = oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex');
-  return digest.slice(0, 32);
-}

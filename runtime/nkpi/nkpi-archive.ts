@@ -10,7 +10,7 @@
  * Texts: DataType 1 payloads are token scripts rendered as pvfine's text dialect (render-script.ts);
  * DataType 3 payloads are UTF-16LE text (BOM optional); other types are opaque bytes shown as UTF-8.
  */
-import { createHash } from 'node:crypto';
+import { textRevisionOf } from '../script/decode-text.js';
 import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
 import { PvfdocError } from '../errors.js';
 import { normalizeText } from '../script/normalize-text.js';
@@ -344,13 +344,13 @@ export class NkpiArchive {
       });
       this.droppedTokens += rendered.dropped;
       const text = normalizeText(rendered.text);
-      result = { path: stored, text, textRevision: hashText(text), isScript: !NON_SCRIPT_EXTENSIONS.has(extensionOf(stored)), source: 'script', dataType };
+      result = { path: stored, text, textRevision: textRevisionOf(text), isScript: !NON_SCRIPT_EXTENSIONS.has(extensionOf(stored)), source: 'script', dataType };
     } else if (dataType === DataType.Text) {
       const text = normalizeText(new TextDecoder('utf-16le').decode(bytes));
-      result = { path: stored, text, textRevision: hashText(text), isScript: !NON_SCRIPT_EXTENSIONS.has(extensionOf(stored)) && !text.includes('\u0000'), source: 'text', dataType };
+      result = { path: stored, text, textRevision: textRevisionOf(text), isScript: !NON_SCRIPT_EXTENSIONS.has(extensionOf(stored)) && !text.includes('\u0000'), source: 'text', dataType };
     } else {
       const text = normalizeText(decodeOpaque(bytes));
-      result = { path: stored, text, textRevision: hashText(text), isScript: isScriptFile(stored, bytes), source: 'bytes', dataType };
+      result = { path: stored, text, textRevision: textRevisionOf(text), isScript: isScriptFile(stored, bytes), source: 'bytes', dataType };
     }
     this.texts.set(entry, result);
     return result;
@@ -416,6 +416,3 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function hashText(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
-}

@@ -8,8 +8,9 @@
  * standard), a `\r` that ends a piece waits for the next (so `\r\n` is never split), and the hash is
  * fed pieces cut between code points (a piece ending in half a surrogate pair would hash differently).
  */
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
 import { normalizeText } from './normalize-text.js';
+import { runSteps } from './run-steps.js';
 
 /** The decoded text and its revision hash. */
 export interface DecodedText {
@@ -22,18 +23,14 @@ const DECODE_STEP_BYTES = 4 * 1024 * 1024;
 
 /** `bytes` decoded in one call (what a small file takes). */
 export function decodeUtf8Text(bytes: Uint8Array): DecodedText {
-  const steps = decodeUtf8TextSteps(bytes, Number.POSITIVE_INFINITY);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
+  return runSteps(decodeUtf8TextSteps(bytes, Number.POSITIVE_INFINITY));
 }
 
 /** The same, yielding every `stepBytes` bytes decoded and every `stepBytes` units hashed. */
 export function* decodeUtf8TextSteps(bytes: Uint8Array, stepBytes: number = DECODE_STEP_BYTES): Generator<void, DecodedText> {
   if (bytes.length <= stepBytes) {
     const text = normalizeText(new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(bytes));
-    return { text, textRevision: revisionOf(text) };
+    return { text, textRevision: textRevisionOf(text) };
   }
   const decoder = new TextDecoder('utf-8', { fatal: false, ignoreBOM: false });
   const pieces: string[] = [];
@@ -53,7 +50,7 @@ export function* decodeUtf8TextSteps(bytes: Uint8Array, stepBytes: number = DECO
   if (carry !== '' || tail !== '') pieces.push(normalizeText(carry + tail));
   const text = pieces.join('');
   yield;
-  const hash = createHash('sha256');
+  const hash = crypto.createHash('sha256');
   for (let at = 0; at < text.length; ) {
     let end = Math.min(text.length, at + stepBytes);
     // Not between the halves of a surrogate pair.
@@ -66,6 +63,10 @@ export function* decodeUtf8TextSteps(bytes: Uint8Array, stepBytes: number = DECO
   return { text, textRevision: hash.digest('hex').slice(0, 32) };
 }
 
-function revisionOf(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, 32);
+/** Node's one-shot digest (20.12+) when present: no Hash object per read. */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
+
+/** The textRevision of a canonical text, whatever reader made it: the first 32 hex digits of its SHA-256 (UTF-8). */
+export function textRevisionOf(text: string): string {
+  return (oneShotHash ? oneShotHash('sha256', text, 'hex') : crypto.createHash('sha256').update(text, 'utf8').digest('hex')).slice(0, 32);
 }
