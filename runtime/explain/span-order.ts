@@ -25,12 +25,7 @@ const INSERTION_RUN = 32;
  */
 export function* sortBySpan(start: BlockedColumn, end: BlockedColumn, count: number): Generator<void, Int32Array> {
   let last = 0;
-  for (let b = 0, seen = 0; seen < count; b++) {
-    const block = start.blocks[b] as Int32Array;
-    const n = Math.min(block.length, count - seen);
-    for (let k = 0; k < n; k++) if ((block[k] as number) > last) last = block[k] as number;
-    seen += n;
-  }
+  for (const block of blocksUpTo(start, count)) for (let k = 0; k < block.length; k++) if ((block[k] as number) > last) last = block[k] as number;
   const bits = 32 - Math.clz32(last);
   const passes = Math.max(1, Math.ceil(bits / MAX_DIGIT_BITS));
   const digitBits = Math.max(1, Math.ceil(bits / passes));
@@ -58,20 +53,16 @@ export function* sortBySpan(start: BlockedColumn, end: BlockedColumn, count: num
 function firstPass(start: BlockedColumn, to: Int32Array, toKeys: Int32Array, digitBits: number, count: number, counts: Int32Array): void {
   const mask = (1 << digitBits) - 1;
   counts.fill(0);
-  for (let b = 0, i = 0; i < count; b++) {
-    const block = start.blocks[b] as Int32Array;
-    const n = Math.min(block.length, count - i);
-    for (let k = 0; k < n; k++) {
+  for (const block of blocksUpTo(start, count)) {
+    for (let k = 0; k < block.length; k++) {
       const slot = ((block[k] as number) & mask) + 1;
       counts[slot] = (counts[slot] as number) + 1;
     }
-    i += n;
   }
   for (let d = 1; d <= mask + 1; d++) counts[d] = (counts[d] as number) + (counts[d - 1] as number);
-  for (let b = 0, i = 0; i < count; b++) {
-    const block = start.blocks[b] as Int32Array;
-    const n = Math.min(block.length, count - i);
-    for (let k = 0; k < n; k++, i++) {
+  let i = 0;
+  for (const block of blocksUpTo(start, count)) {
+    for (let k = 0; k < block.length; k++, i++) {
       const key = block[k] as number;
       const digit = key & mask;
       const at = counts[digit] as number;
@@ -79,6 +70,16 @@ function firstPass(start: BlockedColumn, to: Int32Array, toKeys: Int32Array, dig
       toKeys[at] = key;
       counts[digit] = at + 1;
     }
+  }
+}
+
+/** The blocks of a column holding its first `count` entries, the last cut to end there. */
+function* blocksUpTo(column: BlockedColumn, count: number): Generator<Int32Array> {
+  for (let b = 0, seen = 0; seen < count; b++) {
+    const block = column.blocks[b] as Int32Array;
+    const n = Math.min(block.length, count - seen);
+    yield n === block.length ? block : block.subarray(0, n);
+    seen += n;
   }
 }
 
