@@ -28,7 +28,7 @@ import { foldPath } from '../script/archive-path.js';
 import { createPathResolver, createReferenceIndex, type ReferenceIndex } from '../references/resolve-references.js';
 import { createStringTables } from '../references/string-table.js';
 import type { Workspace, WorkspaceView } from '../workspace/workspace.js';
-import { readTextInSlices, runInSlices } from '../workspace/run-in-slices.js';
+import { nextTurn, readTextInSlices, runInSlices } from '../workspace/run-in-slices.js';
 import { annotateSteps, pathContext, ruleAnnotationAt, ruleAnnotationPlace, type AnnotationLookups, type ExplainAnnotation, type RuleAnnotations } from './annotate-script.js';
 import { ANCHOR_BYTES } from './anchor-table.js';
 import { sortBySpan } from './span-order.js';
@@ -407,7 +407,7 @@ async function explainLarge(cache: ExplainCache, context: ExplainContext, args: 
     if (before) await before.catch(() => undefined);
     // Reading and hashing a text this large took the thread for its own stretch: let other requests
     // run before the explain's first slice adds another.
-    else await new Promise((resolve) => setImmediate(resolve));
+    else await nextTurn();
     cache.files.trimTo(Math.max(0, cache.budget - args.text.length * EXPLANATION_BYTES_PER_UNIT));
     return explainNow(cache, context, args, key);
   })();

@@ -13,10 +13,15 @@ export async function runInSlices<T>(steps: Generator<void, T>, sliceMs: number 
     const step = steps.next();
     if (step.done) return step.value;
     if (performance.now() - sliceStart >= sliceMs) {
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      await nextTurn();
       sliceStart = performance.now();
     }
   }
+}
+
+/** Resolves after the requests already waiting have had their turn (setImmediate). */
+export function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
 }
 
 /** A file's text from a view, in slices where the view reads in steps (a large file is then decoded between other requests). */
