@@ -33,9 +33,9 @@ afterAll(async () => {
   removeTempDirs();
 });
 
-async function explain(filePath: string, cache = createExplainCache()) {
-  const expectedRevision = (await workspace.view()).revision;
-  return explainFile({ bundle, workspace, cache, input: { workspaceId: workspace.workspaceId, expectedRevision, filePath } });
+async function explain(filePath: string, cache = createExplainCache(), ws: Workspace = workspace) {
+  const expectedRevision = (await ws.view()).revision;
+  return explainFile({ bundle, workspace: ws, cache, input: { workspaceId: ws.workspaceId, expectedRevision, filePath } });
 }
 
 describe('explain is bounded (issue 15)', () => {
@@ -118,10 +118,7 @@ describe('explain is bounded (issue 15)', () => {
     const { workspace: edited, root } = await openFolder({ 'equipment/a.equ': script(400), 'equipment/b.equ': script(400), 'equipment/c.equ': script(10) });
     try {
       const cache = createExplainCache();
-      const explainIn = async (filePath: string) => {
-        const expectedRevision = (await edited.view()).revision;
-        return explainFile({ bundle, workspace: edited, cache, input: { workspaceId: edited.workspaceId, expectedRevision, filePath } });
-      };
+      const explainIn = (filePath: string) => explain(filePath, cache, edited);
       await explainIn('equipment/a.equ');
       const one = cache.files.size;
       await explainIn('equipment/b.equ');
