@@ -14,10 +14,27 @@
  * Hash: FNV-1a over words of four UTF-16 code units of the folded path (30 bits kept). For the common
  * name (printable ASCII, already canonical) that is its bytes with A-Z folded, four at a time straight
  * from the tree; a folder's hash is the state reached at its `/`, so finding a file's folder costs no
- * string.
+ * string. The loops over every entry and the tables they fill are in name-tables.ts, as functions of
+ * typed arrays and plain records (why: its header); this class keeps the rules, the rare names and
+ * the lookups.
  */
 import { foldPath, normalizeStoredName } from '../script/archive-path.js';
 import { decodeName } from './names.js';
+import {
+  bytesEqualFolded,
+  emptyEntrySlots,
+  findFolder,
+  hashString,
+  insertFolder,
+  insertUntilDuplicate,
+  regionOrder,
+  rootFolderTable,
+  scanPlainEntries,
+  scanPlainName,
+  type EntryScan,
+  type EntrySlots,
+  type FolderTable,
+} from './name-tables.js';
 import type { TreeEntries } from './tree.js';
 
 export interface FileNode {
@@ -45,50 +62,6 @@ interface SkippedName {
 /** Skipped names kept for warnings (the rest are only counted). */
 const SKIPPED_KEPT = 20;
 
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
-/** Hashes are kept to 30 bits: small integers for V8 (no boxing in arrays and calls), enough to tell paths apart. */
-const SMALL_HASH = 0x3fffffff;
-const SMALL_HASH_BITS = 30;
-
-/**
- * FNV-1a over words of four code units (`c0 | c1 << 8 | c2 << 16 | c3 << 24`; a last partial word mixed
- * on its own). For printable ASCII that is four bytes of the name read as one little-endian word, so
- * the scan of a stored name hashes a word per step: a quarter of the multiply chain of one unit per
- * step, which is what bounds hashing 200 000 names. Wider units overlap in a word; that only costs
- * collisions, which the name compare settles.
- */
-function hashString(s: string): number {
-  let h = FNV_OFFSET;
-  let i = 0;
-  const n = s.length;
-  for (; i + 4 <= n; i += 4) h = Math.imul(h ^ (s.charCodeAt(i) | (s.charCodeAt(i + 1) << 8) | (s.charCodeAt(i + 2) << 16) | (s.charCodeAt(i + 3) << 24)), FNV_PRIME);
-  if (i < n) {
-    let w = 0;
-    for (let k = 0; i + k < n; k++) w |= s.charCodeAt(i + k) << (8 * k);
-    h = Math.imul(h ^ w, FNV_PRIME);
-  }
-  return h & SMALL_HASH;
-}
-
-/** Whether name bytes [start, end) equal `folded` once A-Z are folded (plain names are ASCII). */
-function bytesEqualFolded(bytes: Uint8Array, start: number, end: number, folded: string): boolean {
-  if (end - start !== folded.length) return false;
-  for (let i = start; i < end; i++) {
-    let c = bytes[i] as number;
-    if (c >= 0x41 && c <= 0x5a) c += 0x20;
-    if (c !== folded.charCodeAt(i - start)) return false;
-  }
-  return true;
-}
-
-/** Smallest power of two ≥ 2n (at least 16): open addressing stays under half full. */
-function tableSize(n: number): number {
-  let size = 16;
-  while (size < n * 2) size *= 2;
-  return size;
-}
-
 export class NameIndex {
   /** Files reachable by path. */
   readonly fileCount: number;
@@ -108,26 +81,12 @@ export class NameIndex {
   private readonly words: DataView;
   /** Folder id of each entry; -1 when it is not listed (duplicate, skipped). */
   private readonly fileDir: Int32Array;
-  /**
-   * Open addressing, one int per slot (-1 = free): the entry in the low `entryBits` bits, the top bits
-   * of its hash above them, so a probe reads one int and rarely compares a name that differs.
-   */
-  private readonly slots: Int32Array;
-  private readonly mask: number;
-  private readonly entryBits: number;
-  /** The hash shifted right by this is the tag kept in a slot. */
-  private readonly tagShift: number;
+  /** Listed entries by path hash. */
+  private readonly table: EntrySlots;
   /** Canonical paths of entries whose stored name is not already one (rare). */
   private readonly overrides = new Map<number, string>();
 
-  // Folders by id (0 is the root): stored case of the first name that made it, folded path, parent.
-  private readonly dirPath: string[] = [''];
-  private readonly dirFolded: string[] = [''];
-  private readonly dirParent: number[] = [-1];
-  /** Where in the tree the name that made a plain folder starts (-1 otherwise): same bytes, same folder. */
-  private readonly dirBytesAt: number[] = [-1];
-  private dirHashes: number[] = [hashString('')];
-  private dirSlots: Int32Array = new Int32Array(16).fill(-1);
+  private folders: FolderTable = rootFolderTable();
 
   /** Per folder, its files then its folders (grouped on the first listing). */
   private grouped: { fileStart: Int32Array; files: Int32Array; dirStart: Int32Array; dirs: Int32Array } | null = null;
@@ -140,12 +99,7 @@ export class NameIndex {
     this.bytes = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     this.fileDir = new Int32Array(n).fill(-1);
-    const size = tableSize(n);
-    this.slots = new Int32Array(size).fill(-1);
-    this.mask = size - 1;
-    this.entryBits = Math.max(1, 32 - Math.clz32(Math.max(1, n - 1)));
-    this.tagShift = SMALL_HASH_BITS - (31 - this.entryBits);
-    this.insertDir(0);
+    this.table = emptyEntrySlots(n);
     let counts = this.buildBucketed();
     this.builtInOrder = counts === null;
     if (counts === null) {
@@ -167,10 +121,11 @@ export class NameIndex {
   private buildBucketed(): { listed: number; duplicates: number; skipped: number } | null {
     const tree = this.tree;
     const n = tree.count;
-    const hashes = new Int32Array(n);
-    const scan = new Int32Array(3);
+    const s: EntryScan = { raw: this.raw, words: this.words, nameStart: tree.nameStart, nameLength: tree.nameLength, hashes: new Int32Array(n), fileDir: this.fileDir, folders: this.folders, scan: new Int32Array(3) };
+    const scan = s.scan;
     let skipped = 0;
-    for (let e = 0; e < n; e++) {
+    // scanPlainEntries does the common entry; this loop body only the ones it stops at.
+    for (let e = scanPlainEntries(s, 0); e < n; e = scanPlainEntries(s, e + 1)) {
       const start = tree.nameStart[e] as number;
       const end = start + (tree.nameLength[e] as number);
       const named = this.nameKey(e, start, end, scan);
@@ -186,47 +141,24 @@ export class NameIndex {
         parent = path === undefined ? this.findDirByKey(scan[1] as number, null, start, slash) : this.findDirByKey(scan[1] as number, foldPath(path.slice(0, slash)), 0, 0);
         if (parent < 0) parent = this.makeFolders(path === undefined ? this.bytes.toString('latin1', start, slash) : path.slice(0, slash), path === undefined ? start : -1);
       }
-      hashes[e] = scan[0] as number;
+      s.hashes[e] = scan[0] as number;
       this.fileDir[e] = parent;
     }
 
-    // Counting sort of the listed candidates by the region (1024 slots) of their home slot.
-    const regionShift = Math.min(10, 31 - Math.clz32(this.slots.length));
-    const regions = (this.slots.length >>> regionShift) + 1;
-    const regionStart = new Int32Array(regions + 1);
-    let total = 0;
-    for (let e = 0; e < n; e++) {
-      if ((this.fileDir[e] as number) < 0) continue;
-      const r = ((hashes[e] as number) & this.mask) >>> regionShift;
-      regionStart[r] = (regionStart[r] as number) + 1;
-      total++;
-    }
-    for (let r = 0, sum = 0; r <= regions; r++) {
-      const c = regionStart[r] as number;
-      regionStart[r] = sum;
-      sum += c;
-    }
-    const order = new Int32Array(n);
-    for (let e = 0; e < n; e++) {
-      if ((this.fileDir[e] as number) < 0) continue;
-      const r = ((hashes[e] as number) & this.mask) >>> regionShift;
-      order[regionStart[r] as number] = e;
-      regionStart[r] = (regionStart[r] as number) + 1;
-    }
-    let listed = 0;
+    const order = regionOrder(this.fileDir, s.hashes, this.table.slots.length);
+    const plain = new Uint8Array(n).fill(1);
+    for (const e of this.overrides.keys()) plain[e] = 0;
+    const samePath = (a: number, b: number): boolean => this.sameEntries(a, b);
     let duplicates = 0;
-    for (let k = 0; k < total; k++) {
+    for (let k = insertUntilDuplicate(this.table, order, 0, s, plain, samePath); k < order.length; k = insertUntilDuplicate(this.table, order, k + 1, s, plain, samePath)) {
       const e = order[k] as number;
-      if (this.insertEntry(e, hashes[e] as number)) listed++;
-      else {
-        duplicates++;
-        this.fileDir[e] = -1;
-        this.overrides.delete(e);
-      }
+      duplicates++;
+      this.fileDir[e] = -1;
+      this.overrides.delete(e);
     }
     // Stored order matters only where a folder and a file share a path: then build in order.
-    for (let d = 1; d < this.dirPath.length; d++) if (this.find(this.dirFolded[d] as string) >= 0) return null;
-    return { listed, duplicates, skipped };
+    for (let d = 1; d < this.folders.path.length; d++) if (this.find(this.folders.folded[d] as string) >= 0) return null;
+    return { listed: order.length - duplicates, duplicates, skipped };
   }
 
   /** The rules in stored order, one entry at a time (any tree). */
@@ -305,15 +237,17 @@ export class NameIndex {
 
   /** Puts entry e (hash h) in the table unless an entry of the same path is there (then false). */
   private insertEntry(e: number, h: number): boolean {
-    const tag = h >>> this.tagShift;
-    let slot = h & this.mask;
+    const { slots, entryBits, tagShift } = this.table;
+    const mask = slots.length - 1;
+    const tag = h >>> tagShift;
+    let slot = h & mask;
     for (;;) {
-      const v = this.slots[slot] as number;
+      const v = slots[slot] as number;
       if (v < 0) break;
-      if (v >>> this.entryBits === tag && this.sameEntries(v & ((1 << this.entryBits) - 1), e)) return false;
-      slot = (slot + 1) & this.mask;
+      if (v >>> entryBits === tag && this.sameEntries(v & ((1 << entryBits) - 1), e)) return false;
+      slot = (slot + 1) & mask;
     }
-    this.slots[slot] = (tag << this.entryBits) | e;
+    slots[slot] = (tag << entryBits) | e;
     return true;
   }
 
@@ -340,16 +274,10 @@ export class NameIndex {
   /** Back to an empty index (before the in-order build). */
   private reset(): void {
     this.fileDir.fill(-1);
-    this.slots.fill(-1);
+    this.table.slots.fill(-1);
     this.overrides.clear();
     this.skipped.length = 0;
-    this.dirPath.length = 1;
-    this.dirFolded.length = 1;
-    this.dirParent.length = 1;
-    this.dirBytesAt.length = 1;
-    this.dirHashes.length = 1;
-    this.dirSlots = new Int32Array(16).fill(-1);
-    this.insertDir(0);
+    this.folders = rootFolderTable();
   }
 
   /** The listed entry of a folded canonical path, or -1. */
@@ -381,7 +309,7 @@ export class NameIndex {
     const out: (FileNode | DirNode)[] = [];
     for (let k = g.dirStart[dir] as number; k < (g.dirStart[dir + 1] as number); k++) {
       const d = g.dirs[k] as number;
-      const path = this.dirPath[d] as string;
+      const path = this.folders.path[d] as string;
       out.push({ kind: 'directory', path, name: path.slice(path.lastIndexOf('/') + 1) });
     }
     for (let k = g.fileStart[dir] as number; k < (g.fileStart[dir + 1] as number); k++) out.push(this.fileNode(g.files[k] as number));
@@ -395,15 +323,17 @@ export class NameIndex {
    * bytes [start, end); `self` is never returned.
    */
   private findEntry(h: number, self: number, folded: string | null, start: number, end: number): number {
-    const tag = h >>> this.tagShift;
-    const entryMask = (1 << this.entryBits) - 1;
-    let slot = h & this.mask;
+    const { slots, entryBits, tagShift } = this.table;
+    const mask = slots.length - 1;
+    const tag = h >>> tagShift;
+    const entryMask = (1 << entryBits) - 1;
+    let slot = h & mask;
     for (;;) {
-      const v = this.slots[slot] as number;
+      const v = slots[slot] as number;
       if (v < 0) return -1;
       const other = v & entryMask;
-      if (other !== self && v >>> this.entryBits === tag && this.sameKey(other, folded, start, end)) return other;
-      slot = (slot + 1) & this.mask;
+      if (other !== self && v >>> entryBits === tag && this.sameKey(other, folded, start, end)) return other;
+      slot = (slot + 1) & mask;
     }
   }
 
@@ -417,28 +347,7 @@ export class NameIndex {
 
   /** The folder with hash h whose folded path is `folded`, or (folded null) the plain bytes [start, end); -1 if none. */
   private findDirByKey(h: number, folded: string | null, start: number, end: number): number {
-    const mask = this.dirSlots.length - 1;
-    let slot = h & mask;
-    for (;;) {
-      const d = this.dirSlots[slot] as number;
-      if (d < 0) return -1;
-      if (this.dirHashes[d] === h) {
-        const key = this.dirFolded[d] as string;
-        if (folded !== null ? key === folded : key.length === end - start && (this.sameBytes(this.dirBytesAt[d] as number, start, end) || bytesEqualFolded(this.raw, start, end, key))) return d;
-      }
-      slot = (slot + 1) & mask;
-    }
-  }
-
-  /** Whether tree bytes at `at` repeat bytes [start, end) exactly (the quick test of a plain folder). */
-  private sameBytes(at: number, start: number, end: number): boolean {
-    if (at < 0) return false;
-    const words = this.words;
-    let i = start;
-    for (; i + 4 <= end; i += 4) if (words.getInt32(i, true) !== words.getInt32(at + i - start, true)) return false;
-    const raw = this.raw;
-    for (; i < end; i++) if (raw[i] !== raw[at + i - start]) return false;
-    return true;
+    return findFolder(this.folders, this.raw, this.words, h, folded, start, end);
   }
 
   /**
@@ -461,40 +370,27 @@ export class NameIndex {
       missing.push(s);
     }
     let parent = known;
+    const folders = this.folders;
     for (const s of missing) {
       const path = segments.slice(0, s + 1).join('/');
       // A missing folder's parent is the one before it: known ones precede missing ones on a path.
-      const id = this.dirPath.length;
-      this.dirPath.push(path);
-      this.dirFolded.push(foldPath(path));
-      this.dirParent.push(s === 0 ? 0 : (this.findDir(foldPath(segments.slice(0, s).join('/'))) as number));
-      this.dirHashes.push(hashString(foldPath(path)));
-      this.dirBytesAt.push(bytesAt);
-      this.insertDir(id);
+      const id = folders.path.length;
+      folders.path.push(path);
+      folders.folded.push(foldPath(path));
+      folders.parent.push(s === 0 ? 0 : (this.findDir(foldPath(segments.slice(0, s).join('/'))) as number));
+      folders.hashes.push(hashString(foldPath(path)));
+      folders.bytesAt.push(bytesAt);
+      insertFolder(folders, id);
       parent = id;
     }
     return parent;
   }
 
-  private insertDir(id: number): void {
-    if ((id + 1) * 2 > this.dirSlots.length) {
-      this.dirSlots = new Int32Array(this.dirSlots.length * 2).fill(-1);
-      for (let d = 0; d < id; d++) this.placeDir(d);
-    }
-    this.placeDir(id);
-  }
-
-  private placeDir(id: number): void {
-    const mask = this.dirSlots.length - 1;
-    let slot = (this.dirHashes[id] as number) & mask;
-    while ((this.dirSlots[slot] as number) >= 0) slot = (slot + 1) & mask;
-    this.dirSlots[slot] = id;
-  }
-
   /** Listed entries and folders grouped by parent folder (counting sort), built on the first listing. */
   private group(): NonNullable<NameIndex['grouped']> {
     if (this.grouped) return this.grouped;
-    const dirCount = this.dirPath.length;
+    const dirCount = this.folders.path.length;
+    const dirParent = this.folders.parent;
     const fileStart = new Int32Array(dirCount + 1);
     for (let e = 0; e < this.fileDir.length; e++) {
       const d = this.fileDir[e] as number;
@@ -511,92 +407,18 @@ export class NameIndex {
     }
     const dirStart = new Int32Array(dirCount + 1);
     for (let d = 1; d < dirCount; d++) {
-      const p = this.dirParent[d] as number;
+      const p = dirParent[d] as number;
       dirStart[p + 1] = (dirStart[p + 1] as number) + 1;
     }
     for (let d = 0; d < dirCount; d++) dirStart[d + 1] = (dirStart[d + 1] as number) + (dirStart[d] as number);
     const dirs = new Int32Array(Math.max(0, dirCount - 1));
     const nextDir = dirStart.slice(0, dirCount);
     for (let d = 1; d < dirCount; d++) {
-      const p = this.dirParent[d] as number;
+      const p = dirParent[d] as number;
       dirs[nextDir[p] as number] = d;
       nextDir[p] = (nextDir[p] as number) + 1;
     }
     this.grouped = { fileStart, files, dirStart, dirs };
     return this.grouped;
   }
-}
-
-/** Bytes of a word below lane k (the part of a word before a `/` in lane k). */
-const LOW_LANES = [0, 0xff, 0xffff, 0xffffff];
-/** The top bit of each of the first k lanes of a word (k = 1..4). */
-const TOP_BITS = [0, 0x80, 0x8080, 0x808080, 0x80808080 | 0];
-
-/**
- * One pass over a stored name, four bytes at a time: whether it is already a canonical path of
- * printable ASCII (no `\`, no empty, `.` or `..` segment); if so `out` gets its hash, its folder's hash
- * (the state at the last `/`) and that `/`'s position (-1 for a top-level name). A small function of
- * its own, so that V8 optimises it early (it runs once per name).
- *
- * Each word's tests are done on all four bytes at once (SWAR): with every byte below 0x80, adding a
- * constant to each byte never carries into the next, so the top bit of each byte of `w + k` tells
- * whether that byte is ≥ 0x80 − k. A name's last word may take up to 3 bytes past it (in a tree, its
- * entry's fields follow it); they are masked off.
- */
-function scanPlainName(bytes: Uint8Array, words: DataView, start: number, end: number, out: Int32Array): boolean {
-  let h = FNV_OFFSET;
-  // The hash state before the word of the last `/`, and that word's bytes before it (its folder's hash).
-  let parentState = FNV_OFFSET;
-  let parentPart = 0;
-  let parentLanes = 0;
-  let slash = -1;
-  let segment = start;
-  const size = words.byteLength;
-  for (let i = start; i < end; i += 4) {
-    const left = end - i;
-    let w = i + 4 <= size ? words.getInt32(i, true) : lastWord(bytes, i);
-    let lanes = 0x80808080 | 0;
-    if (left < 4) {
-      w &= LOW_LANES[left] as number;
-      lanes = TOP_BITS[left] as number;
-    }
-    // Non-ASCII; then below 0x20 (a control character) or 0x7f.
-    if ((w & 0x80808080) !== 0) return false;
-    if (((w + 0x60606060) & lanes) !== lanes || ((w + 0x01010101) & lanes) !== 0) return false;
-    // A byte equal to b is a zero byte of w ^ b·0x01010101: its top bit stays clear in (x + 0x7f) | x.
-    const back = w ^ 0x5c5c5c5c;
-    if ((~((back + 0x7f7f7f7f) | back) & lanes) !== 0) return false;
-    // A-Z (0x41..0x5a) get 0x20 added: the bytes ≥ 0x41 and not ≥ 0x5b.
-    const folded = w | ((((w + 0x3f3f3f3f) & ~(w + 0x25252525)) & lanes) >>> 2);
-    const sl = w ^ 0x2f2f2f2f;
-    // Each `/` of the word, lowest first (one top bit per lane holding one).
-    for (let m = ~((sl + 0x7f7f7f7f) | sl) & lanes; m !== 0; m &= m - 1) {
-      const k = (31 - Math.clz32(m & -m)) >> 3;
-      if (i + k === segment || isDotSegment(bytes, segment, i + k)) return false;
-      parentState = h;
-      parentPart = folded & (LOW_LANES[k] as number);
-      parentLanes = k;
-      slash = i + k;
-      segment = i + k + 1;
-    }
-    h = Math.imul(h ^ folded, FNV_PRIME);
-  }
-  if (segment === end || isDotSegment(bytes, segment, end)) return false;
-  out[0] = h & SMALL_HASH;
-  out[1] = (parentLanes === 0 ? parentState : Math.imul(parentState ^ parentPart, FNV_PRIME)) & SMALL_HASH;
-  out[2] = slash;
-  return true;
-}
-
-/** The bytes from i to the end of the buffer as a little-endian word (fewer than 4 are left). */
-function lastWord(bytes: Uint8Array, i: number): number {
-  let w = 0;
-  for (let k = 0; i + k < bytes.length; k++) w |= (bytes[i + k] as number) << (8 * k);
-  return w;
-}
-
-/** Whether bytes [start, end) are `.` or `..` (segments a canonical path has not). */
-function isDotSegment(bytes: Uint8Array, start: number, end: number): boolean {
-  const n = end - start;
-  return (n === 1 && bytes[start] === 0x2e) || (n === 2 && bytes[start] === 0x2e && bytes[start + 1] === 0x2e);
 }
