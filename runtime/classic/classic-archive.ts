@@ -21,7 +21,7 @@ import { isCompiledScript, readScriptTokens, TokenScratch, TokenType } from './s
 import { N_STRING_PATH, parseNStringList, strPathOf, type NStringList } from './string-links.js';
 import { openStrTable, type StrTable } from './str-table.js';
 import { decodeStringTable, parseStringTable, STRINGTABLE_PATH, type RawStringTable, type StringTable } from './stringtable-bin.js';
-import { decodeTextFile, detectEncodingIn, normalizeEncodingName, type EncodingDetection } from './text-encoding.js';
+import { decodeTextFile, detectEncodingIn, normalizeEncodingName, type EncodingDetection, type SampleSource } from './text-encoding.js';
 import { decodeTree, type TreeEntries } from './tree.js';
 
 export interface OpenClassicArchiveOptions {
@@ -49,7 +49,7 @@ interface ArchiveText {
 type StringTableResult = { table: StringTable } | { error: PvfdocError } | { missing: string };
 
 /** Where detection samples when there is no usable stringtable.bin. */
-const NO_STRINGS = { count: 0, bytes: new Uint8Array(0), start: () => 0, end: () => 0 };
+const NO_STRINGS: SampleSource = { count: 0, bytes: new Uint8Array(0), starts: new Uint32Array(1), nulPadded: false };
 
 /** Largest read into the archive's reused buffer (bigger files are rare and get a buffer of their own). */
 const MAX_TRANSIENT_READ = 1024 * 1024;

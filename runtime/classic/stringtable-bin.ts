@@ -13,6 +13,10 @@ export interface RawStringTable {
   readonly count: number;
   /** The table's bytes: string i is bytes[start(i) .. end(i)). */
   readonly bytes: Uint8Array;
+  /** start(i) for i ≤ count (the last is the end of the table). */
+  readonly starts: Uint32Array;
+  /** Strings end in padding NULs (end() leaves them out). */
+  readonly nulPadded: true;
   start(i: number): number;
   /** End of string i, trailing NULs trimmed. */
   end(i: number): number;
@@ -61,6 +65,8 @@ export function parseStringTable(data: Uint8Array, archive: string, path = STRIN
   return {
     count,
     bytes,
+    starts,
+    nulPadded: true,
     start,
     end,
     raw,
@@ -82,6 +88,8 @@ export function decodeStringTable(table: RawStringTable, encoding: string): Stri
   return {
     count: table.count,
     bytes: table.bytes,
+    starts: table.starts,
+    nulPadded: true,
     start: (i) => table.start(i),
     end: (i) => table.end(i),
     encoding,

@@ -14,6 +14,7 @@ import { isUtf8 } from 'node:buffer';
 import iconv from 'iconv-lite';
 import { PvfdocError } from '../errors.js';
 import { COMMON_CHARACTERS, commonShare } from './common-characters.js';
+import { dbcsValidity, failingStrings, type DbcsValidity } from './dbcs-scan.js';
 
 const ENCODING_CANDIDATES = ['cp950', 'cp936', 'cp949', 'utf-8'] as const;
 
@@ -149,12 +150,25 @@ function hasNul(bytes: Uint8Array, start: number, end: number): boolean {
   return false;
 }
 
-/** Where the sample strings are: string i is bytes [start(i), end(i)), in ascending order without overlap. */
+/**
+ * Where the sample strings are: string i is bytes [starts[i], starts[i + 1]) (count + 1 ascending
+ * offsets), without its trailing NULs when `nulPadded` (stringtable.bin pads strings with NULs).
+ * Offsets, not accessor functions: the sample loop's optimised code then outlives each table.
+ */
 export interface SampleSource {
-  count: number;
-  bytes: Uint8Array;
-  start(i: number): number;
-  end(i: number): number;
+  readonly count: number;
+  readonly bytes: Uint8Array;
+  readonly starts: ArrayLike<number>;
+  readonly nulPadded: boolean;
+}
+
+/** End of sample string i (its trailing NULs left out when padded). */
+function sampleEnd(source: SampleSource, i: number): number {
+  const { bytes, starts } = source;
+  const start = starts[i] as number;
+  let end = starts[i + 1] as number;
+  if (source.nulPadded) while (end > start && bytes[end - 1] === 0) end--;
+  return end;
 }
 
 /** The first byte ≥ 0x80 in [from, to), or -1: four bytes per step (most strings of a table are ASCII). */
@@ -171,9 +185,9 @@ function nextHighByte(bytes: Uint8Array, words: DataView, from: number, to: numb
  * ASCII strings between cost a compare each; no view or array per string.
  */
 function joinSample(source: SampleSource, chunkBytes: number): JoinedSample {
-  const { bytes } = source;
+  const { bytes, starts } = source;
   const words = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const limit = source.count > 0 ? source.end(source.count - 1) : 0;
+  const limit = source.count > 0 ? sampleEnd(source, source.count - 1) : 0;
   const picked: number[] = [];
   const apart: Uint8Array[] = [];
   let total = 0;
@@ -181,14 +195,13 @@ function joinSample(source: SampleSource, chunkBytes: number): JoinedSample {
   let i = 0;
   while (i < source.count) {
     if (picked.length + apart.length >= SAMPLE_STRINGS || total >= SAMPLE_BYTES) break;
-    const high = nextHighByte(bytes, words, source.start(i), limit);
+    const high = nextHighByte(bytes, words, starts[i] as number, limit);
     if (high < 0) break;
-    // The string holding it (a byte between two strings is padding, never ≥ 0x80, but check anyway).
-    while (i < source.count && source.end(i) <= high) i++;
+    // The string holding it (padding is NULs, so a byte ≥ 0x80 before the next start is in the string).
+    while (i < source.count && (starts[i + 1] as number) <= high) i++;
     if (i >= source.count) break;
-    const start = source.start(i);
-    const end = source.end(i);
-    if (high < start) continue;
+    const start = starts[i] as number;
+    const end = sampleEnd(source, i);
     i++;
     total += end - start;
     if (hasNul(bytes, start, end)) apart.push(bytes.subarray(start, end));
@@ -200,8 +213,8 @@ function joinSample(source: SampleSource, chunkBytes: number): JoinedSample {
   const joined = Buffer.alloc(joinedLength);
   let at = 0;
   for (const i of picked) {
-    const start = source.start(i);
-    const end = source.end(i);
+    const start = starts[i] as number;
+    const end = sampleEnd(source, i);
     for (let k = start; k < end; k++) joined[at++] = bytes[k] as number;
     at++; // the NUL (Buffer.alloc zero-fills)
   }
@@ -210,7 +223,7 @@ function joinSample(source: SampleSource, chunkBytes: number): JoinedSample {
     sampled: picked.length + apart.length,
     apart,
     chunks: chunkEnds(joined, chunkBytes),
-    strings: () => [...picked.map((i) => bytes.subarray(source.start(i), source.end(i))), ...apart],
+    strings: () => [...picked.map((i) => bytes.subarray(starts[i] as number, sampleEnd(source, i))), ...apart],
   };
 }
 
@@ -233,11 +246,14 @@ class CandidateRun {
   private next = 0;
   private readonly texts: string[] = [];
   private readonly exact: boolean;
+  /** A double-byte candidate's tables: its chunks are counted, not decoded (dbcs-scan.ts). */
+  private readonly tables: DbcsValidity | null;
 
   constructor(
     private readonly encoding: string,
     private readonly joined: JoinedSample,
   ) {
+    this.tables = dbcsValidity(encoding);
     // A double-byte candidate or utf-8 decodes the joined bytes; utf-8 counts a validly encoded
     // U+FFFD (EF BF BD) as no failure, so a sample holding one is checked string by string.
     this.exact = DOUBLE_BYTE_CANDIDATES.has(encoding) || (encoding === 'utf-8' && joined.bytes.indexOf(UTF8_REPLACEMENT) < 0);
@@ -255,10 +271,15 @@ class CandidateRun {
   step(): void {
     const { chunks, bytes, apart } = this.joined;
     if (this.next < chunks.length) {
-      const part = bytes.subarray(this.next === 0 ? 0 : (chunks[this.next - 1] as number), chunks[this.next] as number);
-      const text = this.encoding === 'utf-8' ? utf8Lenient.decode(part) : iconv.decode(part, this.encoding, { stripBOM: false });
-      this.failed += failedSegments(text);
-      this.texts.push(text);
+      const from = this.next === 0 ? 0 : (chunks[this.next - 1] as number);
+      const to = chunks[this.next] as number;
+      if (this.tables !== null) this.failed += failingStrings(bytes, from, to, this.tables);
+      else {
+        const part = bytes.subarray(from, to);
+        const text = this.encoding === 'utf-8' ? utf8Lenient.decode(part) : iconv.decode(part, this.encoding, { stripBOM: false });
+        this.failed += failedSegments(text);
+        this.texts.push(text);
+      }
     } else if (this.next === chunks.length) {
       for (const s of apart) if (!decodesStrictly(s, this.encoding)) this.failed++;
     }
@@ -273,7 +294,9 @@ class CandidateRun {
   /** The whole decoding (for the tie-breaker; the run must be done). */
   text(): string {
     if (!this.exact) return this.joined.strings().map((s) => decodeText(s, this.encoding)).join('\u0000');
-    return this.texts.join('') + this.joined.apart.map((s) => decodeText(s, this.encoding)).join('');
+    // The joined strings end at NULs, which reset a double-byte decode: one decode equals the chunks'.
+    const joined = this.tables !== null ? iconv.decode(this.joined.bytes, this.encoding, { stripBOM: false }) : this.texts.join('');
+    return joined + this.joined.apart.map((s) => decodeText(s, this.encoding)).join('');
   }
 }
 
@@ -309,7 +332,7 @@ function listSource(strings: Iterable<Uint8Array>): SampleSource {
   const flat = Buffer.concat(list);
   const starts = new Int32Array(list.length + 1);
   for (let i = 0; i < list.length; i++) starts[i + 1] = (starts[i] as number) + (list[i] as Uint8Array).length;
-  return { count: list.length, bytes: flat, start: (i) => starts[i] as number, end: (i) => starts[i + 1] as number };
+  return { count: list.length, bytes: flat, starts, nulPadded: false };
 }
 
 /**
