@@ -29,6 +29,7 @@ import {
   insertUntilDuplicate,
   regionOrder,
   rootFolderTable,
+  sameFoldedBytes,
   scanPlainEntries,
   scanPlainName,
   type EntryScan,
@@ -256,19 +257,8 @@ export class NameIndex {
     const pa = this.overrides.get(a);
     const pb = this.overrides.get(b);
     if (pa !== undefined || pb !== undefined) return foldPath(this.pathOf(a)) === foldPath(this.pathOf(b));
-    const sa = this.tree.nameStart[a] as number;
-    const sb = this.tree.nameStart[b] as number;
-    const length = this.tree.nameLength[a] as number;
-    if (length !== this.tree.nameLength[b]) return false;
-    const raw = this.raw;
-    for (let i = 0; i < length; i++) {
-      let x = raw[sa + i] as number;
-      let y = raw[sb + i] as number;
-      if (x >= 0x41 && x <= 0x5a) x += 0x20;
-      if (y >= 0x41 && y <= 0x5a) y += 0x20;
-      if (x !== y) return false;
-    }
-    return true;
+    const { nameStart, nameLength } = this.tree;
+    return sameFoldedBytes(this.raw, nameStart[a] as number, nameLength[a] as number, nameStart[b] as number, nameLength[b] as number);
   }
 
   /** Back to an empty index (before the in-order build). */

@@ -314,7 +314,7 @@ export function insertUntilDuplicate(
 }
 
 /** Whether bytes [sa, sa+la) and [sb, sb+lb) are equal once A-Z are folded. */
-function sameFoldedBytes(raw: Uint8Array, sa: number, la: number, sb: number, lb: number): boolean {
+export function sameFoldedBytes(raw: Uint8Array, sa: number, la: number, sb: number, lb: number): boolean {
   if (la !== lb) return false;
   for (let i = 0; i < la; i++) {
     let x = raw[sa + i] as number;
