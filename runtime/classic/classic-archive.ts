@@ -13,6 +13,7 @@ import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeAr
 import { hex32, invalidArchiveFile } from '../script/archive-error.js';
 import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
 import { blockLength, crc32, decryptBlock } from './crypto.js';
+import { decompileBinaryAni, isBinaryAni } from './binary-ani.js';
 import { DecompileScratch, decompileScript, type MissingLink } from './decompile.js';
 import { DecompileMemo } from './decompile-memo.js';
 import { HEADER_PROBE_BYTES, parseClassicHeader, type ClassicHeader } from './header.js';
@@ -21,7 +22,7 @@ import { isCompiledScript, readScriptTokens, TokenScratch, TokenType } from './s
 import { N_STRING_PATH, parseNStringList, strPathOf, type NStringList } from './string-links.js';
 import { openStrTable, type StrTable } from './str-table.js';
 import { decodeStringTable, parseStringTable, STRINGTABLE_PATH, type RawStringTable, type StringTable } from './stringtable-bin.js';
-import { decodeTextFile, detectEncodingIn, normalizeEncodingName, type EncodingDetection, type SampleSource } from './text-encoding.js';
+import { decodeText, decodeTextFile, detectEncodingIn, normalizeEncodingName, type EncodingDetection, type SampleSource } from './text-encoding.js';
 import { decodeTree, type TreeEntries } from './tree.js';
 
 export interface OpenClassicArchiveOptions {
@@ -39,7 +40,7 @@ interface ArchiveText {
   textRevision: string;
   /** Compiled scripts and token-script text; false for `.str`, binaries, NUL bytes. */
   isScript: boolean;
-  /** `script`: decompiled from tokens; `text`: decoded bytes. */
+  /** `script`: decompiled from tokens or a binary `.ani` (binary-ani.ts); `text`: decoded bytes. */
   source: 'script' | 'text';
   /** Links printed with an empty text because their `.str` entry was not found. */
   missingLinks: MissingLink[];
@@ -249,7 +250,7 @@ export class ClassicArchive {
   }
 
   /**
-   * Canonical text of a file: compiled scripts (and `.lst`) decompiled; other files decoded with the
+   * Canonical text of a file: compiled scripts (and `.lst`) and binary `.ani` decompiled; other files decoded with the
    * archive's text encoding (a BOM decides over it). Texts of MIN_CACHED_TEXT_UNITS and more are
    * cached per archive version; smaller ones are made again.
    */
@@ -264,8 +265,14 @@ export class ClassicArchive {
       const decompiled = this.decompileBytes(node.path, bytes);
       result = { path: node.path, text: decompiled.text, textRevision: textRevisionOf(decompiled.text), isScript: true, source: 'script', missingLinks: decompiled.missingLinks };
     } else {
-      const text = normalizeText(decodeTextFile(bytes, this.encoding.encoding).text);
-      result = { path: node.path, text, textRevision: textRevisionOf(text), isScript: isScriptFile(node.path, bytes), source: 'text', missingLinks: [] };
+      const ani = isBinaryAni(node.path, bytes) ? decompileBinaryAni(bytes, (b) => decodeText(b, this.encoding.encoding)) : null;
+      if (ani !== null && 'text' in ani) {
+        const text = normalizeText(ani.text);
+        result = { path: node.path, text, textRevision: textRevisionOf(text), isScript: true, source: 'script', missingLinks: [] };
+      } else {
+        const text = normalizeText(decodeTextFile(bytes, this.encoding.encoding).text);
+        result = { path: node.path, text, textRevision: textRevisionOf(text), isScript: isScriptFile(node.path, bytes), source: 'text', missingLinks: [] };
+      }
     }
     if (result.text.length >= MIN_CACHED_TEXT_UNITS) this.texts.set(node.entry, result);
     return result;
