@@ -2,10 +2,10 @@
  * Binary `.ani` files (runtime/classic/binary-ani.ts, pvf-classic-format §4.9) read as `#PVF_File`
  * text: the exact text of a file holding every item kind; any cut, extra byte, unknown tag or
  * missing image is refused, random bytes never throw (and the archive then reads the file as before); random animations lex
- * cleanly with their values in place; in an archive, read through the workspace and explained with
- * the builtin `.ani` rules, and over MCP by the published CLI.
+ * cleanly with their values in place; in an archive (and a folder holding the stored bytes), read
+ * through the workspace and explained with the builtin `.ani` rules, and over MCP by the published CLI.
  */
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -16,6 +16,7 @@ import { writeBundle } from '../../../build/write-bundle.js';
 import { decompileBinaryAni, isBinaryAni } from '../../../runtime/classic/binary-ani.js';
 import { openClassicArchiveBytes } from '../../../runtime/classic/classic-archive.js';
 import { lexScript } from '../../../runtime/script/lex-script.js';
+import { openDirectoryWorkspace } from '../../../runtime/workspace/open-directory-workspace.js';
 import { encodeBinaryAni, type AniFrame, type AniItem, type AniSpec } from '../../support/binary-ani.js';
 import { seededRandom } from '../../support/random.js';
 import { writeClassicArchive } from '../../support/write-classic-archive.js';
@@ -238,6 +239,20 @@ describe('binary .ani in a classic archive', () => {
     expect(text).toMatchObject({ text: EVERY_ITEM_TEXT, isScript: true, source: 'script' });
     const broken = archive.readText('monster/goblin/animation/broken.ani');
     expect(broken).toMatchObject({ isScript: false, source: 'text' });
+  });
+
+  it('a folder workspace holding the stored bytes reads the same text and textRevision', async () => {
+    const dir = makeTempDir();
+    mkdirSync(path.join(dir, 'monster/goblin/animation'), { recursive: true });
+    writeFileSync(path.join(dir, 'monster/goblin/animation/attack.ani'), encodeBinaryAni(EVERY_ITEM));
+    const folder = await openDirectoryWorkspace({ workspaceId: 'f', name: 'f', root: dir });
+    try {
+      const fromFolder = (await folder.view()).readText('monster/goblin/animation/attack.ani');
+      const fromArchive = openClassicArchiveBytes(archiveBytes(), 'test.pvf').readText('monster/goblin/animation/attack.ani');
+      expect(fromFolder).toMatchObject({ text: EVERY_ITEM_TEXT, isScript: true, textRevision: fromArchive.textRevision });
+    } finally {
+      await folder.close();
+    }
   });
 
   it('over MCP: read_file gives the text and pvf_annotation_explain titles its tags with the builtin .ani rules', async () => {
