@@ -14,7 +14,10 @@
  * count and the items. Anything else (an unknown tag, an image index out of range, bytes missing or
  * left over) is a problem, and the file is then read as it was before, as undecoded text.
  */
+import { textRevisionOf } from '../script/decode-text.js';
+import { normalizeText } from '../script/normalize-text.js';
 import { formatScriptFloat } from '../script/script-float.js';
+import { isCompiledScript } from './script-tokens.js';
 
 export type BinaryAniResult = { text: string } | { problem: string };
 
@@ -31,7 +34,19 @@ const enumName = (names: readonly string[], value: number): string => {
 
 /** Whether a file is an `.ani` that is neither a compiled script nor text (text never holds a NUL byte). */
 export function isBinaryAni(path: string, bytes: Uint8Array): boolean {
-  return path.toLowerCase().endsWith('.ani') && !(bytes[0] === 0xb0 && bytes[1] === 0xd0) && bytes.includes(0);
+  return path.toLowerCase().endsWith('.ani') && !isCompiledScript(bytes) && bytes.includes(0);
+}
+
+/**
+ * The canonical text and textRevision of a file when it is a binary `.ani` that decodes, else null:
+ * what archive and folder workspaces read for such a file.
+ */
+export function binaryAniText(path: string, bytes: Uint8Array, decode: (bytes: Uint8Array) => string): { text: string; textRevision: string } | null {
+  if (!isBinaryAni(path, bytes)) return null;
+  const ani = decompileBinaryAni(bytes, decode);
+  if (!('text' in ani)) return null;
+  const text = normalizeText(ani.text);
+  return { text, textRevision: textRevisionOf(text) };
 }
 
 /** Reads little-endian values; running out of bytes is an AniProblem. */

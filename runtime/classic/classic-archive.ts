@@ -13,7 +13,7 @@ import { extensionOf, foldPath, isScriptFile, NON_SCRIPT_EXTENSIONS, normalizeAr
 import { hex32, invalidArchiveFile } from '../script/archive-error.js';
 import { archiveChanged, bytesSource, openFileSource, type ArchiveSource, type FileIdentity } from '../script/archive-source.js';
 import { blockLength, crc32, decryptBlock } from './crypto.js';
-import { decompileBinaryAni, isBinaryAni } from './binary-ani.js';
+import { binaryAniText } from './binary-ani.js';
 import { DecompileScratch, decompileScript, type MissingLink } from './decompile.js';
 import { DecompileMemo } from './decompile-memo.js';
 import { HEADER_PROBE_BYTES, parseClassicHeader, type ClassicHeader } from './header.js';
@@ -265,10 +265,9 @@ export class ClassicArchive {
       const decompiled = this.decompileBytes(node.path, bytes);
       result = { path: node.path, text: decompiled.text, textRevision: textRevisionOf(decompiled.text), isScript: true, source: 'script', missingLinks: decompiled.missingLinks };
     } else {
-      const ani = isBinaryAni(node.path, bytes) ? decompileBinaryAni(bytes, (b) => decodeText(b, this.encoding.encoding)) : null;
-      if (ani !== null && 'text' in ani) {
-        const text = normalizeText(ani.text);
-        result = { path: node.path, text, textRevision: textRevisionOf(text), isScript: true, source: 'script', missingLinks: [] };
+      const ani = binaryAniText(node.path, bytes, (b) => decodeText(b, this.encoding.encoding));
+      if (ani !== null) {
+        result = { path: node.path, text: ani.text, textRevision: ani.textRevision, isScript: true, source: 'script', missingLinks: [] };
       } else {
         const text = normalizeText(decodeTextFile(bytes, this.encoding.encoding).text);
         result = { path: node.path, text, textRevision: textRevisionOf(text), isScript: isScriptFile(node.path, bytes), source: 'text', missingLinks: [] };

@@ -33,9 +33,8 @@ import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, watch
 import { readdir, realpath, stat } from 'node:fs/promises';
 import nodePath from 'node:path';
 import { PvfdocError } from '../errors.js';
-import { decompileBinaryAni, isBinaryAni } from '../classic/binary-ani.js';
-import { decodeUtf8TextSteps, textRevisionOf } from '../script/decode-text.js';
-import { normalizeText } from '../script/normalize-text.js';
+import { binaryAniText } from '../classic/binary-ani.js';
+import { decodeUtf8TextSteps } from '../script/decode-text.js';
 import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { foldPath, isScriptFile, normalizeArchivePath } from '../script/archive-path.js';
 import { checkReadSize, type Workspace, type WorkspaceEntry, type WorkspaceInfo, type WorkspaceText, type WorkspaceView } from './workspace.js';
@@ -401,10 +400,9 @@ class DirectoryWorkspace implements Workspace {
     }
     const bytes = this.readBytes(view, record);
     // A binary animation copied out of an archive as it is stored reads as the archive reads it.
-    const ani = isBinaryAni(record.path, bytes) ? decompileBinaryAni(bytes, (b) => UTF8.decode(b)) : null;
-    if (ani !== null && 'text' in ani) {
-      const text = normalizeText(ani.text);
-      const result: WorkspaceText = { path: record.path, text, textRevision: textRevisionOf(text), isScript: true };
+    const ani = binaryAniText(record.path, bytes, (b) => UTF8.decode(b));
+    if (ani !== null) {
+      const result: WorkspaceText = { path: record.path, text: ani.text, textRevision: ani.textRevision, isScript: true };
       this.textCache.set(key, result);
       return result;
     }
