@@ -55,16 +55,20 @@ export interface TypeCoverage extends Counts {
   files: number;
   /** Unexplained tag name (lower case) → how often. */
   uncovered: Map<string, number>;
+  /** Tag name (lower case) → how many of its values are unexplained. */
+  uncoveredValues: Map<string, number>;
 }
 
 export interface FileCoverage extends Counts {
   path: string;
   extension: string;
   uncovered: string[];
+  /** The tag (lower case) of each unexplained value, in file order. */
+  uncoveredValues: string[];
 }
 
 function emptyType(extension: string): TypeCoverage {
-  return { extension, files: 0, tags: 0, tagsExplained: 0, values: 0, valuesExplained: 0, enums: 0, enumsLabelled: 0, references: 0, referencesResolved: 0, warnings: 0, uncovered: new Map() };
+  return { extension, files: 0, tags: 0, tagsExplained: 0, values: 0, valuesExplained: 0, enums: 0, enumsLabelled: 0, references: 0, referencesResolved: 0, warnings: 0, uncovered: new Map(), uncoveredValues: new Map() };
 }
 
 /** The file type a path counts under: its last extension, lower case ("" for none). */
@@ -94,6 +98,8 @@ export function measureFile(archivePath: string, text: string, annotations: read
 
   // Values: a token is explained when a token annotation's range covers it (ranges may span tokens).
   const explainedSections = new Set<number>();
+  const sectionName = new Map(sections.map((s) => [s.id, s.name.toLowerCase()]));
+  const uncoveredValues: string[] = [];
   let valuesExplained = 0;
   let cursor = 0;
   const active: { start: number; end: number }[] = [];
@@ -103,7 +109,7 @@ export function measureFile(archivePath: string, text: string, annotations: read
     if (covered) {
       valuesExplained += 1;
       explainedSections.add(token.sectionId);
-    }
+    } else uncoveredValues.push(sectionName.get(token.sectionId) ?? '');
   }
   let tagsExplained = 0;
   const uncovered: string[] = [];
@@ -126,6 +132,7 @@ export function measureFile(archivePath: string, text: string, annotations: read
     referencesResolved: references.filter((a) => a.reference?.resolutionStatus === 'resolved').length,
     warnings,
     uncovered,
+    uncoveredValues,
   };
 }
 
@@ -179,6 +186,7 @@ export function summarise(files: readonly FileCoverage[]): TypeCoverage[] {
     t.files += 1;
     for (const key of COUNT_KEYS) t[key] += f[key];
     for (const name of f.uncovered) t.uncovered.set(name, (t.uncovered.get(name) ?? 0) + 1);
+    for (const name of f.uncoveredValues) t.uncoveredValues.set(name, (t.uncoveredValues.get(name) ?? 0) + 1);
   }
   return [...byType.values()].sort((a, b) => b.files - a.files || (a.extension < b.extension ? -1 : 1));
 }
@@ -189,14 +197,15 @@ export function totalOf(types: readonly TypeCoverage[]): TypeCoverage {
     total.files += t.files;
     for (const key of COUNT_KEYS) total[key] += t[key];
     for (const [name, n] of t.uncovered) total.uncovered.set(`${t.extension} [${name}]`, n);
+    for (const [name, n] of t.uncoveredValues) total.uncoveredValues.set(`${t.extension} [${name}]`, n);
   }
   return total;
 }
 
 const pct = (n: number, of: number) => (of === 0 ? '—' : `${((100 * n) / of).toFixed(1)} %`);
 
-function topUncovered(t: TypeCoverage, top: number): string {
-  return [...t.uncovered.entries()]
+function topUncovered(counts: ReadonlyMap<string, number>, top: number): string {
+  return [...counts.entries()]
     .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
     .slice(0, top)
     .map(([name, n]) => `[${name}]×${n}`)
@@ -213,7 +222,12 @@ export function formatReport(types: readonly TypeCoverage[], top: number, skippe
   }
   lines.push('', `skipped (not scripts): ${skipped}`, '', 'Unexplained tags, most frequent first:');
   for (const t of types) {
-    const names = topUncovered(t, top);
+    const names = topUncovered(t.uncovered, top);
+    if (names) lines.push(`- ${t.extension || '(none)'}: ${names}`);
+  }
+  lines.push('', 'Unexplained values by tag, most frequent first:');
+  for (const t of types) {
+    const names = topUncovered(t.uncoveredValues, top);
     if (names) lines.push(`- ${t.extension || '(none)'}: ${names}`);
   }
   return lines.join('\n');
@@ -271,7 +285,7 @@ async function main(): Promise<number> {
   }
   const types = summarise(files);
   if (values.json) {
-    const plain = (t: TypeCoverage) => ({ ...t, uncovered: Object.fromEntries([...t.uncovered].sort((a, b) => b[1] - a[1])) });
+    const plain = (t: TypeCoverage) => ({ ...t, uncovered: Object.fromEntries([...t.uncovered].sort((a, b) => b[1] - a[1])), uncoveredValues: Object.fromEntries([...t.uncoveredValues].sort((a, b) => b[1] - a[1])) });
     process.stdout.write(`${JSON.stringify({ types: types.map(plain), total: plain(totalOf(types)), files, skipped }, null, 2)}\n`);
   } else {
     process.stdout.write(`${formatReport(types, Number(values.top ?? 12), skipped)}\n`);

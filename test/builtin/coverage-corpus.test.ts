@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileLayers } from '../../build/compile-layers.js';
 import { openBuiltBundle, type Bundle } from '../../runtime/bundle/load-bundle.js';
 import { openDirectoryWorkspace } from '../../runtime/workspace/open-directory-workspace.js';
-import { measureWorkspace, summarise } from '../../scripts/coverage-corpus.js';
+import { formatReport, measureWorkspace, summarise } from '../../scripts/coverage-corpus.js';
 
 let root = '';
 let bundle: Bundle;
@@ -46,6 +46,10 @@ describe('coverage:corpus counting', () => {
       const [equ] = summarise(files);
       expect(equ).toMatchObject({ extension: '.equ', files: 1, tags: 4, tagsExplained: 2, values: 6, valuesExplained: 1 });
       expect([...(equ?.uncovered.keys() ?? [])].sort()).toEqual(['blank', 'unknown']);
+      // Five values say nothing: both of [noted] (a note on the tag is not about its values), the
+      // second of [valued], [blank]'s (an empty title) and [unknown]'s.
+      expect(Object.fromEntries(equ?.uncoveredValues ?? [])).toEqual({ noted: 2, valued: 1, blank: 1, unknown: 1 });
+      expect(formatReport(summarise(files), 5, skipped)).toContain('- .equ: [noted]×2 [blank]×1 [unknown]×1 [valued]×1');
     } finally {
       await workspace.close();
     }
