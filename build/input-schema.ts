@@ -28,6 +28,19 @@ export const CountedGroupsInputSchema = z.strictObject({
   count: z.boolean('expected true or false').optional(),
 });
 
+/**
+ * `target.variableRecords`: records of `width` tokens, or of `widthByFirst[first token]`, plus N more when
+ * `countAt` names a count column; the records `first` / `notFirst` select; column `index`, or the tail.
+ */
+export const VariableRecordsInputSchema = z.strictObject({
+  width: int(),
+  widthByFirst: z.record(z.string(), int()).optional(),
+  countAt: int().optional(),
+  first: z.array(str()).optional(),
+  notFirst: z.array(str()).optional(),
+  tail: z.boolean('expected true or false').optional(),
+});
+
 export const TargetInputSchema = z.strictObject({
   kind: str().optional(),
   section: str().optional(),
@@ -51,6 +64,8 @@ export const TargetInputSchema = z.strictObject({
   when: z.array(WhenConditionInputSchema).optional(),
   // pvfdoc extension: the section is count-prefixed groups of records.
   countedGroups: CountedGroupsInputSchema.optional(),
+  // pvfdoc extension: records whose width their own first token or a count in them decides.
+  variableRecords: VariableRecordsInputSchema.optional(),
 });
 
 export const AnnotationInputSchema = z.strictObject({

@@ -32,6 +32,7 @@ import {
   TrustInputSchema,
   WhenConditionInputSchema,
   CountedGroupsInputSchema,
+  VariableRecordsInputSchema,
 } from './input-schema.js';
 import {
   ANNOTATION_TYPES,
@@ -166,6 +167,21 @@ const COUNTED_GROUPS_CHECK: Json = {
   },
 };
 
+/** Token targets: widths ≥ 1, a count column ≥ 0 (that it fits every record is checked at build). */
+const VARIABLE_RECORDS_CHECK: Json = {
+  properties: {
+    variableRecords: {
+      properties: {
+        width: { minimum: 1, errorMessage: bilingual('target.variableRecords.width 必须大于 0', 'a record has at least one token: use a width ≥ 1') },
+        widthByFirst: { minProperties: 1, maxProperties: 16, additionalProperties: { minimum: 1 } },
+        countAt: NON_NEGATIVE,
+        first: { minItems: 1 },
+        notFirst: { minItems: 1 },
+      },
+    },
+  },
+};
+
 function notForKind(kind: string): Json {
   const message = bilingual(`${kind} 目标不能使用 offset/groupOffset/standaloneValues/tokensPerLineIndex`, 'offset, groupOffset, standaloneValues and tokensPerLineIndex only apply to token targets');
   return {
@@ -187,7 +203,7 @@ const TARGET_CHECKS: Json[] = [
         notForKind('path'),
         {
           properties: Object.fromEntries(
-            ['parent', 'notInside', 'sectionPattern', 'when', 'countedGroups'].map((key) => [
+            ['parent', 'notInside', 'sectionPattern', 'when', 'countedGroups', 'variableRecords'].map((key) => [
               key,
               forbidden(bilingual(`target.${key} 只允许用于 section 或 token 标注`, `a path target has no section: remove target.${key}`)),
             ]),
@@ -203,6 +219,7 @@ const TARGET_CHECKS: Json[] = [
         notForKind('section'),
         WHEN_CHECK,
         { properties: { countedGroups: forbidden(bilingual('target.countedGroups 只允许用于 token 标注', 'countedGroups only applies to token targets')) } },
+        { properties: { variableRecords: forbidden(bilingual('target.variableRecords 只允许用于 token 标注', 'variableRecords only applies to token targets')) } },
         ...SECTION_CHOICE,
       ],
     },
@@ -221,9 +238,10 @@ const TARGET_CHECKS: Json[] = [
             range: { required: ['endExclusive'], properties: { start: NON_NEGATIVE, endExclusive: { minimum: 1 } } },
           },
         },
-        { if: { allOf: [REPEATED_RECORD_SET, { not: { required: ['countedGroups'] } }] }, then: POSITIVE_RECORD_TOKENS },
+        { if: { allOf: [REPEATED_RECORD_SET, { not: { required: ['countedGroups'] } }, { not: { required: ['variableRecords'] } }] }, then: POSITIVE_RECORD_TOKENS },
         WHEN_CHECK,
         COUNTED_GROUPS_CHECK,
+        VARIABLE_RECORDS_CHECK,
         {
           if: keyIs('topLevel', [true]),
           then: {
@@ -317,8 +335,16 @@ const CROSS_BLOCK_CHECKS: Json[] = [
     },
   },
   {
-    // A token target without columns or counted groups: one index or one range, and the repeated-record rules.
-    if: { allOf: [TOKEN_TARGET, OWN_TYPE, { properties: { annotation: { not: { required: ['columns'] } } } }, { properties: { target: { not: { required: ['countedGroups'] } } } }] },
+    // A token target without columns, counted groups or variable records: one index or one range, and the repeated-record rules.
+    if: {
+      allOf: [
+        TOKEN_TARGET,
+        OWN_TYPE,
+        { properties: { annotation: { not: { required: ['columns'] } } } },
+        { properties: { target: { not: { required: ['countedGroups'] } } } },
+        { properties: { target: { not: { required: ['variableRecords'] } } } },
+      ],
+    },
     then: {
       allOf: [
         onTarget({
@@ -454,6 +480,15 @@ export function ruleSchemaNotes(file: RuleSchemaFile): RuleSchemaNotes {
   add(counted.widths, doc('widths 各组记录宽度', '各组每条记录的标记值个数，按顺序，1 到 8 组。', 'Record width of each group, in order; 1 to 8 groups.'));
   add(counted.group, doc('group 目标组', '目标所在的组（从 0 起），省略为 0。', '0-based group of the target; absent = 0.'));
   add(counted.count, doc('count 标注条数', 'true：标注该组的条数标记值（此时不写 index）。', 'true: annotate the group\'s count token (then no index).'));
+  add(target.variableRecords, doc('variableRecords 变宽记录', '（pvfdoc 扩展）段内标记值是依次排列的记录，每条的宽度由它自己决定：默认 width 个；首个标记值是 widthByFirst 的键时取对应宽度；有 countAt 时该列是条数 N，记录在宽度之后再有 N 个（尾部）。first / notFirst 按首个标记值选记录（不区分大小写），index 是记录内下标；tail: true 时标注尾部的每个标记值。offset 先跳过段首；不能与 recordTokens、range、groupOffset、standaloneValues、tokensPerLineIndex、imagePathToken、countedGroups、annotation.columns 同用。只用于 token 目标。', '(pvfdoc extension) The section\'s tokens are consecutive records, each deciding its own width: `width` tokens, or the width `widthByFirst` gives its first token; with `countAt`, that column holds a count N and N more tokens (the tail) follow the width. `first` / `notFirst` select records by their first token (case-insensitive); `index` is the column inside each record, `tail: true` targets every tail token. `offset` skips once first; not with recordTokens, range, groupOffset, standaloneValues, tokensPerLineIndex, imagePathToken, countedGroups or annotation.columns. Token targets only.', { examples: [{ width: 3, widthByFirst: { '[SKILL_LEVEL]': 4 }, notFirst: ['[SKILL_LEVEL]'] }, { width: 5, countAt: 4, tail: true }] }));
+  const variable = VariableRecordsInputSchema.shape;
+  add(VariableRecordsInputSchema, doc('变宽记录', '变宽记录的读法。', 'How the records are read.'));
+  add(variable.width, doc('width 记录宽度', '一条记录的标记值个数（首个标记值不在 widthByFirst 中时）。', 'Tokens of a record (when widthByFirst does not have its first token).'));
+  add(variable.widthByFirst, doc('widthByFirst 按首个值的宽度', '首个标记值（规范化后的值，字符串不带反引号，如 "[SKILL_LEVEL]"）→ 该记录的宽度，1 到 16 项，不区分大小写。', 'First token value (canonical: strings without backticks, e.g. "[SKILL_LEVEL]") → that record\'s width; 1 to 16 entries, case-insensitive.'));
+  add(variable.countAt, doc('countAt 条数列', '记录内条数 N 所在的列（须小于每种宽度）；记录在宽度之后再有 N 个标记值。', 'Column of a count N inside the record (below every width); N more tokens follow the width.'));
+  add(variable.first, doc('first 只取这些记录', '只标注首个标记值是其中之一的记录。', 'Only records whose first token is one of these.'));
+  add(variable.notFirst, doc('notFirst 不取这些记录', '只标注首个标记值不是其中任何一个的记录；不能与 first 同用。', 'Only records whose first token is none of these; not with first.'));
+  add(variable.tail, doc('tail 标注尾部', 'true：标注条数之后的 N 个标记值（需要 countAt，不写 index）。', 'true: annotate the N tokens after the width (needs countAt, no index).'));
   const whenCondition = WhenConditionInputSchema.shape;
   add(WhenConditionInputSchema, doc('条件', '一个适用条件。', 'One condition.'));
   add(whenCondition.section, doc('section 决定段', '值决定本规则是否适用的段名，不带方括号，如 "type"。', 'The section whose value decides, without brackets, e.g. "type".'));

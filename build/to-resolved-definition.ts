@@ -2,7 +2,7 @@
  * Authored blocks → the bundle's resolved definition, with every optional target part present (null
  * when absent, so 0 and absent stay different), plus pvfine's "covers" test for implicit field rules.
  */
-import type { AnnotationSpec, MatchSpec, PreviewSpec, ResolvedDefinition, TargetSpec, WhenCondition } from '../runtime/bundle/schema.js';
+import type { AnnotationSpec, MatchSpec, PreviewSpec, ResolvedDefinition, TargetSpec, VariableRecords, WhenCondition } from '../runtime/bundle/schema.js';
 import type { AnnotationInput, MatchInput, PreviewInput, TargetInput } from './input-schema.js';
 
 export function toResolvedDefinition(
@@ -46,6 +46,22 @@ function toTargetSpec(target: TargetInput | undefined): TargetSpec {
     sectionPattern: target?.sectionPattern ?? null,
     when: target?.when?.map((c) => ({ section: c.section, index: c.index ?? 0, values: c.values })) ?? null,
     countedGroups: target?.countedGroups ? { widths: target.countedGroups.widths, group: target.countedGroups.group ?? 0, count: target.countedGroups.count === true } : null,
+    variableRecords: target?.variableRecords ? toVariableRecords(target.variableRecords) : null,
+  };
+}
+
+/**
+ * `widthByFirst` as pairs in key order (integer-like keys come first in a parsed object; the lookup is by
+ * value, so the order only shows).
+ */
+function toVariableRecords(v: NonNullable<TargetInput['variableRecords']>): VariableRecords {
+  return {
+    width: v.width,
+    widthByFirst: Object.entries(v.widthByFirst ?? {}),
+    countAt: v.countAt ?? null,
+    first: v.first ?? null,
+    notFirst: v.notFirst ?? null,
+    tail: v.tail === true,
   };
 }
 
@@ -92,7 +108,7 @@ function toPreviewSpec(preview: PreviewInput): PreviewSpec {
  * enclosing section does not stand in for a field that applies everywhere (case-insensitive names,
  * `notInside` as a set; absent and empty are the same), and so are `topLevel`, `sectionPattern` and
  * `when` (a rule for files of one kind does not stand in for a field that applies to all), and
- * `countedGroups`.
+ * `countedGroups` and `variableRecords`.
  */
 export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefinition): boolean {
   if (!rule) return false;
@@ -120,7 +136,8 @@ export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefi
     s.topLevel === t.topLevel &&
     (s.sectionPattern ?? '').toLowerCase() === (t.sectionPattern ?? '').toLowerCase() &&
     whenKey(s.when) === whenKey(t.when) &&
-    JSON.stringify(s.countedGroups) === JSON.stringify(t.countedGroups);
+    JSON.stringify(s.countedGroups) === JSON.stringify(t.countedGroups) &&
+    JSON.stringify(s.variableRecords) === JSON.stringify(t.variableRecords);
   if (!sameTarget) return false;
   const m = rule.match;
   if (m.extensions.length === 0 && m.glob.trim() === '') return true;

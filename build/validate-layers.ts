@@ -473,6 +473,9 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
   if (target.countedGroups !== undefined && kind !== 'token') {
     rep.add('.target.countedGroups', '.target.countedGroups 只允许用于 token 标注', 'count-prefixed groups are read from a section\'s tokens: use target.kind "token", or remove target.countedGroups', T);
   }
+  if (target.variableRecords !== undefined && kind !== 'token') {
+    rep.add('.target.variableRecords', '.target.variableRecords 只允许用于 token 标注', 'records are read from a section\'s tokens: use target.kind "token", or remove target.variableRecords', T);
+  }
   checkSectionChoice(rep, target, kind);
   if (annotation.columns !== undefined && kind !== 'token') {
     rep.add(
@@ -493,7 +496,8 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
       if (type !== 'text') rep.add('.annotation.type', ' 的 section 标注只支持 text 类型', 'a section target takes annotation.type "text"; use a token target for other types', TA);
       return;
     case 'token':
-      if (target.countedGroups !== undefined) checkCountedGroupsTarget(rep, target, annotation, sectionBlank ? blankSection : null);
+      if (target.variableRecords !== undefined) checkVariableRecordsTarget(rep, target, annotation, sectionBlank ? blankSection : null);
+      else if (target.countedGroups !== undefined) checkCountedGroupsTarget(rep, target, annotation, sectionBlank ? blankSection : null);
       else if (annotation.columns !== undefined) checkColumnsTarget(rep, target, type, sectionBlank ? blankSection : null);
       else checkTokenTarget(rep, target, type, repeated, sectionBlank ? blankSection : null);
       return;
@@ -630,6 +634,71 @@ function checkCountedGroupsTarget(rep: Reporter, target: TargetInput, annotation
   }
   if ((annotation.type ?? '') === 'image') {
     rep.add('.annotation.type', ' 的 countedGroups 标注不支持 image 类型', 'an image rule reads its path from a fixed record: use recordTokens, or another annotation type', TA);
+  }
+}
+
+/** Most `widthByFirst` entries one `target.variableRecords` may list. */
+const MAX_WIDTH_BY_FIRST = 16;
+
+/**
+ * pvfdoc extension `target.variableRecords` on a token target: widths ≥ 1; `countAt` inside every
+ * record shape; `first` or `notFirst` (not both), non-empty; `tail: true` (needs `countAt`, no index)
+ * or an `index` inside some record shape; `contextIndex` inside the records; `offset` ≥ 0; none of the
+ * other repeated-record keys, no `countedGroups`, no `annotation.columns`, no image.
+ */
+function checkVariableRecordsTarget(rep: Reporter, target: TargetInput, annotation: AnnotationInput, blankSection: (() => void) | null): void {
+  const records = target.variableRecords;
+  if (records === undefined) return;
+  blankSection?.();
+  const at = '.target.variableRecords';
+  const byFirst = Object.entries(records.widthByFirst ?? {});
+  if (records.width < 1) rep.add(`${at}.width`, `${at}.width 必须大于 0`, 'a record has at least one token: use a width ≥ 1', T);
+  if (records.widthByFirst !== undefined && (byFirst.length === 0 || byFirst.length > MAX_WIDTH_BY_FIRST)) {
+    rep.add(`${at}.widthByFirst`, `${at}.widthByFirst 需要 1 到 ${MAX_WIDTH_BY_FIRST} 项`, 'map the first tokens of the wider or narrower records to their widths, e.g. {"[SKILL_LEVEL]": 4}, or remove widthByFirst', T);
+  }
+  for (const [value, width] of byFirst) {
+    if (value.trim() === '') rep.add(`${at}.widthByFirst`, `${at}.widthByFirst 的键不能为空`, 'write the first token\'s value as the key, e.g. "[SKILL_LEVEL]"', T);
+    if (width < 1) rep.add(`${at}.widthByFirst[${JSON.stringify(value)}]`, `${at}.widthByFirst[${JSON.stringify(value)}] 必须大于 0`, 'a record has at least one token: use a width ≥ 1', T);
+  }
+  const shapes = [records.width, ...byFirst.map(([, w]) => w)].filter((w) => w >= 1);
+  const narrowest = shapes.length > 0 ? Math.min(...shapes) : 0;
+  const widest = shapes.length > 0 ? Math.max(...shapes) : 0;
+  if (records.countAt !== undefined && (records.countAt < 0 || (narrowest > 0 && records.countAt >= narrowest))) {
+    rep.add(`${at}.countAt`, `${at}.countAt 必须位于每种记录的宽度内`, `the count is a column of every record: use a countAt in 0..${Math.max(narrowest - 1, 0)}`, T);
+  }
+  if (records.first !== undefined && records.notFirst !== undefined) {
+    rep.add(`${at}.notFirst`, `${at}.first 与 notFirst 不能同时使用`, 'select records by first (these first tokens) or by notFirst (all but these), not both', T);
+  }
+  for (const key of ['first', 'notFirst'] as const) {
+    const list = records[key];
+    if (list === undefined) continue;
+    if (list.length === 0) rep.add(`${at}.${key}`, `${at}.${key} 至少需要一个值`, `list the first-token values, or remove ${key}`, T);
+    list.forEach((v, k) => {
+      if (v.trim() === '') rep.add(`${at}.${key}[${k}]`, `${at}.${key}[${k}] 不能为空`, 'write a first-token value, e.g. "[SKILL_LEVEL]"', T);
+    });
+  }
+  if (records.tail === true) {
+    if (records.countAt === undefined) rep.add(`${at}.tail`, `${at}.tail 需要配合 countAt 使用`, 'the tail is the N tokens a count column announces: set countAt, or remove tail', T);
+    if (target.index !== undefined) rep.add('.target.index', '.target.variableRecords.tail 为 true 时不能配置 index', 'the tail tokens are the target: remove target.index, or set tail to false', T);
+  } else if (target.index === undefined) {
+    rep.add('.target.index', '.target.variableRecords 需要 index 或 tail: true', 'set target.index (the column inside each record), or variableRecords.tail: true for the tokens after the width', T);
+  } else if (target.index < 0 || (widest > 0 && target.index >= widest)) {
+    rep.add('.target.index', '.target.index 必须位于记录宽度内', `target.index ${target.index} is outside every record; use 0..${Math.max(widest - 1, 0)}`, T);
+  }
+  const context = target.contextIndex;
+  if (context !== undefined && (context < 0 || (narrowest > 0 && context >= narrowest))) {
+    rep.add('.target.contextIndex', '.target.contextIndex 必须位于每种记录的宽度内', `use a contextIndex in 0..${Math.max(narrowest - 1, 0)}`, T);
+  }
+  if ((target.offset ?? 0) < 0) rep.add('.target.offset', '.target.offset 不能为负数', 'use an offset ≥ 0 (tokens to skip once before the first record)', T);
+  for (const key of [...NOT_WITH_COUNTED_GROUPS, 'countedGroups'] as const) {
+    if (target[key] === undefined) continue;
+    rep.add(`.target.${key}`, `.target.${key} 不能与 target.variableRecords 同时使用`, `variableRecords gives the record widths: remove target.${key}`, T);
+  }
+  if (annotation.columns !== undefined) {
+    rep.add('.annotation.columns', '.annotation.columns 不能与 target.variableRecords 同时使用', 'write one rule per column (target.index), or remove annotation.columns', TA);
+  }
+  if ((annotation.type ?? '') === 'image') {
+    rep.add('.annotation.type', ' 的 variableRecords 标注不支持 image 类型', 'an image rule reads its path from a fixed record: use recordTokens, or another annotation type', TA);
   }
 }
 
@@ -938,6 +1007,15 @@ function checkReference(rep: Reporter, target: TargetInput, name: string, contex
   }
   const relation: RelationInput = merged.item.input;
   if (relation.kind !== 'contextual') return;
+  // Records of their own shape: the width a context token must fall within is theirs.
+  const shaped = recordWidthOfShapedTarget(target);
+  if (shaped !== null) {
+    const contextIndex = target.contextIndex ?? relation.contextToken ?? 0;
+    if (target.contextIndex === undefined && (contextIndex < 0 || contextIndex >= shaped)) {
+      rep.add('.target.contextIndex', ' 的 contextual relation 上下文 token 下标必须位于记录宽度内', `relation "${name}" reads the context from token ${contextIndex}, outside a ${shaped}-token record; set target.contextIndex`, TA);
+    }
+    return;
+  }
   const recordTokens = target.recordTokens ?? 0;
   if (recordTokens === 0) {
     rep.add(
@@ -958,6 +1036,16 @@ function checkReference(rep: Reporter, target: TargetInput, name: string, contex
       TA,
     );
   }
+}
+
+/**
+ * The record width a `countedGroups` (its group's) or `variableRecords` (its narrowest shape) target
+ * gives every record; null for other targets.
+ */
+function recordWidthOfShapedTarget(target: TargetInput): number | null {
+  if (target.variableRecords !== undefined) return Math.min(target.variableRecords.width, ...Object.values(target.variableRecords.widthByFirst ?? {}));
+  if (target.countedGroups !== undefined) return target.countedGroups.widths[target.countedGroups.group ?? 0] ?? 0;
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -157,7 +157,7 @@ function addTo(counts: TypeCounts, doc: BundleDocument): void {
   counts.definitions++;
   if (target.kind === 'section') counts.sectionNotes++;
   if (target.kind === 'token') counts.tokens++;
-  if ((target.recordTokens ?? 0) > 0 || (target.countedGroups !== null && !target.countedGroups.count)) counts.records++;
+  if ((target.recordTokens ?? 0) > 0 || (target.countedGroups !== null && !target.countedGroups.count) || target.variableRecords !== null) counts.records++;
   if (annotation.type === 'enum') {
     counts.enums++;
     counts.enumValues += doc.valueCount;

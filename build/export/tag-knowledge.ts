@@ -5,7 +5,7 @@
  * tag to hover, and are counted instead.
  */
 import type { Bundle } from '../../runtime/bundle/load-bundle.js';
-import type { AnnotationType, BundleDocument, TargetSpec, Trust, WhenCondition } from '../../runtime/bundle/schema.js';
+import type { AnnotationType, BundleDocument, TargetSpec, Trust, VariableRecords, WhenCondition } from '../../runtime/bundle/schema.js';
 import { documentPageUrl } from '../../runtime/bundle/site-paths.js';
 import { foldSectionName } from '../../runtime/script/parse-script-view.js';
 import { trimSpace } from '../../runtime/script/trim-space.js';
@@ -202,6 +202,20 @@ function partOf(bundle: Bundle, doc: BundleDocument, options: CollectOptions): T
   };
 }
 
+/** How `variableRecords` cuts the section, in the notes' words ("每条 3 个；首个为 [SKILL_LEVEL] 的 4 个"). */
+export function variableRecordsWords(v: VariableRecords): string {
+  const widths = [`每条 ${v.width} 个`, ...v.widthByFirst.map(([value, width]) => `首个为 ${value} 的 ${width} 个`)];
+  const tail = v.countAt !== null ? `，其第 ${v.countAt} 个是条数 N，其后再有 N 个` : '';
+  return `变宽记录（${widths.join('；')}${tail}）`;
+}
+
+/** Which records a `variableRecords` rule takes ("首个为 [SKILL_LEVEL] 的记录的"; "" for all). */
+export function selectedRecordsWords(v: VariableRecords): string {
+  if (v.first !== null) return `首个为 ${v.first.join(' / ')} 的记录的`;
+  if (v.notFirst !== null) return `首个不是 ${v.notFirst.join(' / ')} 的记录的`;
+  return '每条记录的';
+}
+
 /**
  * Which tokens of the section a token rule is about, in the words the builtin notes use (the target
  * forms of rule-format §2.3, runtime/explain/compute-anchors.ts).
@@ -212,6 +226,8 @@ function positionLabel(target: TargetSpec): string {
     const which = `第 ${groups.group + 1} 组（共 ${groups.widths.length} 组，每组先写条数）`;
     return groups.count ? `${which}的条数` : `${which}每条记录的第 ${target.index ?? 0} 个 token，每条 ${groups.widths[groups.group] ?? 0} 个`;
   }
+  const variable = target.variableRecords;
+  if (variable !== null) return `${variableRecordsWords(variable)}：${variable.tail ? `${selectedRecordsWords(variable)}条数之后的各个 token` : `${selectedRecordsWords(variable)}第 ${target.index ?? 0} 个 token`}`;
   const records = (target.recordTokens !== null && target.recordTokens > 0) || target.tokensPerLineIndex !== null;
   if (records) {
     const width = target.tokensPerLineIndex !== null ? `每条的宽度见第 ${target.tokensPerLineIndex} 个 token` : `每条 ${target.recordTokens} 个`;

@@ -13,8 +13,9 @@ import { z } from 'zod';
  * 4: targets carry `topLevel` and `sectionPattern` (pvfdoc extensions).
  * 5: targets carry `when` (pvfdoc extension: conditions on other sections of the file).
  * 6: targets carry `countedGroups` (pvfdoc extension: count-prefixed groups of records).
+ * 7: targets carry `variableRecords` (pvfdoc extension: records whose width their own tokens decide).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 export const BUNDLE_FILES = [
   'documents.json',
@@ -77,6 +78,19 @@ const CountedGroupsSchema = z.strictObject({
   count: z.boolean().describe('true: the group\'s count token; false: token `index` of each of its records'),
 });
 
+/**
+ * `target.variableRecords`: the section as consecutive records whose width depends on their own first
+ * token (`widthByFirst`) or on a count inside them (`countAt`: that many more tokens, the tail).
+ */
+const VariableRecordsSchema = z.strictObject({
+  width: z.int().describe('tokens of a record, unless widthByFirst has its first token'),
+  widthByFirst: z.array(z.tuple([z.string(), z.int()])).describe('[first token value, width] pairs in source order, compared case-insensitively'),
+  countAt: z.int().nullable().describe('column holding a count N: the record has N more tokens after its width'),
+  first: z.array(z.string()).nullable().describe('only records whose first token is one of these (case-insensitive)'),
+  notFirst: z.array(z.string()).nullable().describe('only records whose first token is none of these (case-insensitive)'),
+  tail: z.boolean().describe('true: the N tokens after the width; false: column `index` of each record'),
+});
+
 /** Every optional part is present, `null` when the source did not set it: 0 and absent differ. */
 const TargetSpecSchema = z.strictObject({
   kind: TargetKindSchema,
@@ -102,6 +116,7 @@ const TargetSpecSchema = z.strictObject({
     .nullable()
     .describe('pvfdoc extension: the rule applies only in files where every condition holds'),
   countedGroups: CountedGroupsSchema.nullable().describe('pvfdoc extension: the section is count-prefixed groups of records'),
+  variableRecords: VariableRecordsSchema.nullable().describe('pvfdoc extension: records whose width depends on their own tokens'),
 });
 
 /** A JSON value (the type of `z.json()`). */
@@ -393,6 +408,7 @@ export type MatchSpec = z.output<typeof MatchSpecSchema>;
 export type TargetSpec = z.output<typeof TargetSpecSchema>;
 export type WhenCondition = z.output<typeof WhenConditionSchema>;
 export type CountedGroups = z.output<typeof CountedGroupsSchema>;
+export type VariableRecords = z.output<typeof VariableRecordsSchema>;
 export type AnnotationType = z.output<typeof AnnotationTypeSchema>;
 export type Trust = z.output<typeof TrustSchema>;
 export type AnnotationSpec = z.output<typeof AnnotationSpecSchema>;

@@ -53,6 +53,7 @@ const TARGET_MEMBERS = [
   'sectionPattern',
   'when',
   'countedGroups',
+  'variableRecords',
 ] as const;
 const ANNOTATION_MEMBERS = ['type', 'title', 'content', 'relation', 'pathRoot', 'inlineImage', 'sentinels', 'columns'] as const;
 const PREVIEW_MEMBERS = ['providers', 'role', 'group', 'order', 'format', 'label'] as const;

@@ -295,7 +295,7 @@ function effectiveRelation(bundle: Bundle, name: string): BundleRelation | undef
 
 function buildItem(input: AnnotationLookups, doc: BundleDocument, anchor: Anchor, lines: LineIndex): ExplainAnnotation {
   const spec = doc.resolved.annotation;
-  const { title, content } = columnTexts(spec, anchor, doc.resolved.target.countedGroups !== null);
+  const { title, content } = columnTexts(spec, anchor, doc.resolved.target.countedGroups !== null || doc.resolved.target.variableRecords !== null);
   const value = anchor.value ?? '';
   const item: ExplainAnnotation = {
     title,
@@ -382,7 +382,8 @@ function sentinelLabel(spec: AnnotationSpec, value: string): string | undefined 
  * Title and content of one anchor. For `columns` rules the title is the column's own title when it has
  * a non-empty one, else the annotation title; in both, and in the content, `{record}` and `{column}`
  * become the 1-based record and column numbers. `countedGroups` rules fill `{record}` too (the record's
- * number within its group): their records have no column titles to carry it.
+ * number within its group; for `variableRecords`, within the section): their records have no column
+ * titles to carry it.
  */
 function columnTexts(spec: AnnotationSpec, anchor: Anchor, counted: boolean): { title: string; content: string } {
   const content = spec.content.trim();

@@ -22,10 +22,13 @@
  *   that name) and `target.notInside` (no enclosing section at any depth has one of those names).
  * - pvfdoc's `target.countedGroups` (token targets): after `offset`, groups of a count N and N records of
  *   `widths[g]` tokens; the count of group `group`, or token `index` of each of its records.
+ * - pvfdoc's `target.variableRecords` (token targets): after `offset`, consecutive records of `width`
+ *   tokens (or the width `widthByFirst` gives their first token), plus N tail tokens when `countAt` holds
+ *   N; of the records `first` / `notFirst` select, column `index` or the tail.
  * - pvfdoc's `target.when` decides for the whole file: unless every condition holds (token `index` of
  *   the file's first section of that name is one of `values`), the target anchors nothing.
  */
-import type { AnnotationType, CountedGroups, TargetSpec, WhenCondition } from '../bundle/schema.js';
+import type { AnnotationType, CountedGroups, TargetSpec, VariableRecords, WhenCondition } from '../bundle/schema.js';
 import { parseInt32 } from '../script/canonical-number.js';
 import { matchSectionPattern } from '../script/match-glob.js';
 import { foldSectionName, tokenValue, tokenValueType, type ScriptView, type TokenValueType } from '../script/parse-script-view.js';
@@ -229,6 +232,10 @@ export function anchorTarget(index: ViewIndex, target: TargetSpec, options: Anch
     }
     return;
   }
+  if (target.variableRecords !== null) {
+    variableAnchors(index, occurrences, target, target.variableRecords, options, sink);
+    return;
+  }
   if (target.countedGroups !== null) {
     countedAnchors(index, occurrences, target, target.countedGroups, options, sink);
     return;
@@ -385,6 +392,56 @@ function countedAnchors(index: ViewIndex, occurrences: readonly number[], target
         const contextToken = contextIndex === null ? -1 : (sectionTokens[first + base + contextIndex] as number);
         sink.push(TOKEN_ANCHOR, s, token, base + at, base + at, tokenStart[token] as number, tokenEnd[token] as number, r, -1, contextToken, -1);
       }
+    }
+  }
+}
+
+/**
+ * pvfdoc's `target.variableRecords`, per occurrence: after `offset` tokens, record after record, each
+ * `width` tokens unless its first token (case-insensitive) has a `widthByFirst` entry, then, with
+ * `countAt`, as many tail tokens as the integer ≥ 0 in that column. A record cut short by the end, or a
+ * count that is no such integer, ends the reading: where a next record would start is not known. Of the
+ * records `first` / `notFirst` select, the target is column `index` (records narrower than it have
+ * none) or every tail token; `recordIndex` counts all records, selected or not.
+ */
+function variableAnchors(index: ViewIndex, occurrences: readonly number[], target: TargetSpec, records: VariableRecords, options: AnchorOptions, sink: AnchorSink): void {
+  const { view, groupStart, sectionTokens } = index;
+  const { start: tokenStart, end: tokenEnd, type } = view.tokens;
+  const widthOf = new Map(records.widthByFirst.map(([value, width]) => [value.toLowerCase(), width]));
+  const first = records.first === null ? null : new Set(records.first.map((v) => v.toLowerCase()));
+  const notFirst = records.notFirst === null ? null : new Set(records.notFirst.map((v) => v.toLowerCase()));
+  const at = target.index ?? -1;
+  const contextIndex = target.contextIndex ?? options.contextToken ?? null;
+  for (const s of occurrences) {
+    const base = groupStart[s] as number;
+    const n = (groupStart[s + 1] as number) - base;
+    let j = Math.min(Math.max(target.offset ?? 0, 0), n);
+    for (let record = 0; j < n; record++) {
+      const lead = tokenValue(view, sectionTokens[base + j] as number).toLowerCase();
+      const width = widthOf.get(lead) ?? records.width;
+      if (width < 1 || j + width > n) break;
+      let tail = 0;
+      if (records.countAt !== null) {
+        if (records.countAt >= width) break;
+        const countToken = sectionTokens[base + j + records.countAt] as number;
+        const count = type[countToken] === 0 ? parseInt32(trimSpace(tokenValue(view, countToken))) : null;
+        if (count === null || count < 0 || j + width + count > n) break;
+        tail = count;
+      }
+      const selected = (first === null || first.has(lead)) && (notFirst === null || !notFirst.has(lead));
+      if (selected) {
+        const contextToken = contextIndex !== null && contextIndex >= 0 && contextIndex < width ? (sectionTokens[base + j + contextIndex] as number) : -1;
+        if (records.tail) {
+          for (let k = width; k < width + tail; k++) {
+            const token = sectionTokens[base + j + k] as number;
+            sink.push(TOKEN_ANCHOR, s, token, j + k, j + k, tokenStart[token] as number, tokenEnd[token] as number, record, -1, contextToken, -1);
+          }
+        } else if (at >= 0 && at < width) {
+          const token = sectionTokens[base + j + at] as number;
+          sink.push(TOKEN_ANCHOR, s, token, j + at, j + at, tokenStart[token] as number, tokenEnd[token] as number, record, -1, contextToken, -1);
+        }
+      }
+      j += width + tail;
     }
   }
 }

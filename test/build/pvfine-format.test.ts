@@ -35,6 +35,7 @@ const NO_TARGET: TargetSpec = {
   sectionPattern: null,
   when: null,
   countedGroups: null,
+  variableRecords: null,
 };
 
 async function fileHashes(): Promise<Record<string, string>> {

@@ -72,6 +72,7 @@ function target(partial: Partial<TargetSpec>): Pick<BundleDocument, 'resolved' |
     sectionPattern: null,
     when: null,
     countedGroups: null,
+    variableRecords: null,
     ...partial,
   };
   return {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { compiledBundle } from '../support/compiled-bundle.js';
 import type { Bundle } from '../../runtime/bundle/load-bundle.js';
 import { layoutOf } from '../../site/src/lib/layout.js';
+import { writeRuleLayer } from '../support/rule-layer.js';
 
 const LAYER = fileURLToPath(new URL('../fixtures/layers/target-extensions/', import.meta.url));
 
@@ -15,8 +16,8 @@ beforeAll(async () => {
   bundle = await compiledBundle([LAYER]);
 });
 
-const docOf = (id: string) => {
-  const doc = bundle.documents.find((d) => d.id === id);
+const docOf = (id: string, from: () => Bundle = () => bundle) => {
+  const doc = from().documents.find((d) => d.id === id);
   if (!doc) throw new Error(`no document ${id}`);
   return doc;
 };
@@ -62,6 +63,28 @@ describe('layout drawing of topLevel and sectionPattern targets', () => {
     expect(groups.map(targets)).toEqual([0, 2, 0]);
     expect(drawing.facts.find((f) => f.label === '计数分组')?.value).toContain('第 3 组每条 3 个');
     expect(drawing.facts.find((f) => f.label === '目标')?.value).toBe('第 2 组每条记录内第 0 个（index）');
+  });
+
+  it('variableRecords: one record of each width, the target only in the records the rule selects, the count and its tail', async () => {
+    const records = { width: 3, widthByFirst: { '[SKILL_LEVEL]': 4 } };
+    const own = await compiledBundle([
+      await writeRuleLayer([
+        { id: 'skill', match: { extensions: ['.equ'] }, target: { kind: 'token', section: 'avatar select ability', index: 2, variableRecords: { ...records, first: ['[SKILL_LEVEL]'] } }, annotation: { title: '技能', type: 'text' } },
+        { id: 'socket', match: { extensions: ['.equ'] }, target: { kind: 'token', section: 'avatar type select', variableRecords: { width: 5, countAt: 4, tail: true } }, annotation: { title: '孔', type: 'text' } },
+      ]),
+    ]);
+    const skill = layoutOf(docOf('skill', () => own));
+    expect(skill.mode).toBe('records');
+    const shapes = skill.segments.find((s) => s.kind === 'group')?.children?.filter((c) => c.kind === 'record') ?? [];
+    expect(shapes.map((c) => c.caption)).toEqual(['记录（3 个）：不标注', '首个为 [SKILL_LEVEL] 的记录（4 个）']);
+    expect(shapes.map((c) => c.boxes.filter((b) => b.role === 'target').map((b) => b.position))).toEqual([[], ['[2]']]);
+    expect(skill.facts.find((f) => f.label === '变宽记录')?.value).toBe('每条 3 个；首个为 [SKILL_LEVEL] 时 4 个（variableRecords）');
+    expect(skill.facts.find((f) => f.label === '只取')?.value).toContain('[SKILL_LEVEL]');
+    const socket = layoutOf(docOf('socket', () => own));
+    const record = socket.segments.find((s) => s.kind === 'group')?.children?.[0];
+    expect(record?.caption).toBe('记录（5 个 + N）');
+    expect(record?.boxes.map((b) => `${b.position} ${b.role} ${b.caption}`)).toEqual(['[0] token ', '[1] token ', '[2] token ', '[3] token ', '[4] sentinel 条数 N', '[5…] target 目标：N 个']);
+    expect(socket.facts.find((f) => f.label === '目标')?.value).toBe('条数之后的每个标记值（tail）');
   });
 
   it('a plain section target is "section"', () => {

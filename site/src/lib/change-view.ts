@@ -62,6 +62,7 @@ const DOCUMENT_LABEL: Record<string, string> = {
   'target.sectionPattern': '段名模式',
   'target.when': '适用条件（when）',
   'target.countedGroups': '计数分组（countedGroups）',
+  'target.variableRecords': '变宽记录（variableRecords）',
   'annotation.type': '标注类型',
   'annotation.title': '标题',
   'annotation.content': '内容',

@@ -12,7 +12,7 @@
  * (`topLevel`: the header box is the file start, not a section tag) and section-name patterns
  * (`sectionPattern`: the header shows the pattern).
  */
-import type { BundleDocument, BundleRelation, CountedGroups, TargetSpec, WhenCondition } from '../../../runtime/bundle/schema.js';
+import type { BundleDocument, BundleRelation, CountedGroups, TargetSpec, VariableRecords, WhenCondition } from '../../../runtime/bundle/schema.js';
 
 export type BoxRole = 'header' | 'skip' | 'group-skip' | 'sentinel' | 'token' | 'target' | 'gap' | 'end';
 export type BoxMark = 'context' | 'image-path' | 'width';
@@ -143,6 +143,7 @@ function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, re
     return { mode: 'section', section, facts, segments: [header, { caption: '段内标记值', kind: 'plain', boxes: [box('token', '#0', ''), box('token', '#1', ''), gap()] }], notes };
   }
 
+  if (target.variableRecords !== null) return variableLayout(target, target.variableRecords, header, facts, notes);
   if (target.countedGroups !== null) return countedLayout(target, target.countedGroups, header, facts, notes);
   const recordTokens = target.recordTokens ?? 0;
   const columns = doc.resolved.annotation.columns;
@@ -215,6 +216,57 @@ function countedLayout(target: TargetSpec, groups: CountedGroups, header: Layout
     children.push({ caption: '', kind: 'plain', boxes: [gap()] });
     segments.push({ caption: `组 ${g + 1}（每条 ${width} 个）`, kind: 'group', boxes: [count], children });
   });
+  segments.push({ caption: '', kind: 'plain', boxes: [target.topLevel ? box('end', '[…]', '第一个段') : box('end', '[/…]', '段结束')] });
+  return { mode: 'records', section: target.sectionPattern ?? target.section, facts, segments, notes };
+}
+
+/**
+ * `target.variableRecords`: one record of each shape (the plain width, then each `widthByFirst` entry),
+ * positions inside the record only (absolute ones depend on the records before), the count column and
+ * its tail drawn; shapes the rule does not select are captioned so, with no target box.
+ */
+function variableLayout(target: TargetSpec, records: VariableRecords, header: LayoutSegment, facts: LayoutFact[], notes: string[]): Omit<LayoutDrawing, 'where' | 'scope' | 'sentinels'> {
+  const offset = Math.max(target.offset ?? 0, 0);
+  const index = records.tail ? -1 : (target.index ?? 0);
+  const context = target.contextIndex;
+  const countAt = records.countAt;
+  const shapes: { first: string | null; width: number }[] = [{ first: null, width: records.width }, ...records.widthByFirst.map(([first, width]) => ({ first, width }))];
+  const named = new Set(records.widthByFirst.map(([v]) => v.toLowerCase()));
+  const selects = (first: string | null): boolean => {
+    if (records.first !== null) return first === null ? records.first.some((v) => !named.has(v.toLowerCase())) : records.first.some((v) => v.toLowerCase() === first.toLowerCase());
+    if (records.notFirst !== null) return first === null || !records.notFirst.some((v) => v.toLowerCase() === first.toLowerCase());
+    return true;
+  };
+  facts.push({ label: '变宽记录', value: `${shapes.map((sh) => (sh.first === null ? `每条 ${sh.width} 个` : `首个为 ${sh.first} 时 ${sh.width} 个`)).join('；')}（variableRecords）` });
+  if (countAt !== null) facts.push({ label: '条数列', value: `记录内第 ${countAt} 个是条数 N，记录在宽度之后再有 N 个标记值（countAt）` });
+  if (records.first !== null) facts.push({ label: '只取', value: `首个标记值为 ${records.first.join('、')} 的记录（first）` });
+  if (records.notFirst !== null) facts.push({ label: '不取', value: `首个标记值为 ${records.notFirst.join('、')} 的记录（notFirst）` });
+  facts.push({ label: '目标', value: records.tail ? '条数之后的每个标记值（tail）' : `记录内第 ${index} 个（index）` });
+  if (context !== null) facts.push({ label: '上下文下标', value: `记录内第 ${context} 个（contextIndex）` });
+  if (offset > 0) facts.push({ label: '偏移', value: `先跳过段首 ${offset} 个标记值（offset，只跳一次）` });
+  notes.push('首个标记值不区分大小写地比较。记录被段尾截断、或条数不是非负整数时，读取在那里停止。标题中的 {record} 是段内从 1 数起的记录号（未选中的记录也计数）。');
+  const segments: LayoutSegment[] = [header];
+  if (offset > 0) segments.push({ caption: `偏移 ${offset}`, kind: 'offset', boxes: run(0, offset, (i) => box('skip', `#${i}`, '跳过')) });
+  const children: LayoutSegment[] = [];
+  for (const shape of shapes) {
+    const mine = selects(shape.first);
+    const boxes: LayoutBox[] = [];
+    let previous = -1;
+    const keep = new Set([0, shape.width - 1, index, ...(countAt !== null ? [countAt] : []), ...(context !== null ? [context] : [])].filter((i) => i >= 0 && i < shape.width));
+    for (let i = 0; i < shape.width; i++) {
+      if (shape.width > MAX_RUN + 2 && !keep.has(i)) continue;
+      if (i > previous + 1) boxes.push(gap());
+      previous = i;
+      const targetBox = mine && i === index;
+      const caption = targetBox ? '目标' : i === countAt ? '条数 N' : i === 0 && shape.first !== null ? shape.first : mine && i === context ? '上下文' : '';
+      boxes.push({ role: targetBox ? 'target' : i === countAt ? 'sentinel' : 'token', position: `[${i}]`, caption, marks: mine && i === context ? ['context'] : [] });
+    }
+    if (countAt !== null) boxes.push({ role: mine && records.tail ? 'target' : 'token', position: `[${shape.width}…]`, caption: mine && records.tail ? '目标：N 个' : 'N 个', marks: [] });
+    const caption = `${shape.first === null ? '记录' : `首个为 ${shape.first} 的记录`}（${shape.width} 个${countAt !== null ? ' + N' : ''}）${mine ? '' : '：不标注'}`;
+    children.push({ caption, kind: 'record', boxes });
+  }
+  children.push({ caption: '', kind: 'plain', boxes: [gap()] });
+  segments.push({ caption: '记录', kind: 'group', boxes: [], children });
   segments.push({ caption: '', kind: 'plain', boxes: [target.topLevel ? box('end', '[…]', '第一个段') : box('end', '[/…]', '段结束')] });
   return { mode: 'records', section: target.sectionPattern ?? target.section, facts, segments, notes };
 }

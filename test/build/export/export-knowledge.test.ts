@@ -160,6 +160,8 @@ describe('what an entry says', () => {
     expect(vscode).toContain('仅当 [type] 第 0 个为 「[seeking]」');
     // A countedGroups rule names its group, not a plain token index.
     expect(comments(result, 'stk').find((c) => c.Section === 'int data')?.Comment).toContain('（第 2 组（共 3 组，每组先写条数）每条记录的第 0 个 token，每条 2 个）');
+    // A variableRecords rule says how the records are cut and which ones it takes.
+    expect(equ.find((c) => c.Section === 'avatar select ability')?.Comment).toContain('（变宽记录（每条 3 个；首个为 [SKILL_LEVEL] 的 4 个）：首个为 [SKILL_LEVEL] 的记录的第 2 个 token）');
     for (const c of [...equ, ...comments(result, 'etc')]) expect(c.Comment).toMatch(new RegExp(`\\[参考站\\]\\(${SITE_URL}doc/[0-9a-z_]+/\\)`));
   });
 

@@ -22,6 +22,7 @@ function target(partial: Partial<TargetSpec>): TargetSpec {
     sectionPattern: null,
     when: null,
     countedGroups: null,
+    variableRecords: null,
     ...partial,
   };
 }
