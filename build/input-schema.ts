@@ -57,6 +57,7 @@ export const TargetInputSchema = z.strictObject({
   // pvfdoc extensions (docs/rule-layers.md "Format extensions"): where the section must sit.
   parent: str().optional(),
   notInside: z.array(str()).optional(),
+  after: z.array(str()).optional(),
   // pvfdoc extensions: the tokens before the first section, and section names by pattern.
   topLevel: z.boolean('expected true or false').optional(),
   sectionPattern: str().optional(),

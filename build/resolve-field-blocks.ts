@@ -25,7 +25,7 @@ export function ruleSuppliesMatch(match: MatchInput | undefined): boolean {
 
 /**
  * The rule supplies its own target: a non-empty `kind`, or one of pvfdoc's target keys (`parent`,
- * `notInside`, `topLevel`, `sectionPattern`, `when`, `countedGroups`, `variableRecords`): pvfine never writes those, so a rule that has them means its own target, and leaving
+ * `notInside`, `after`, `topLevel`, `sectionPattern`, `when`, `countedGroups`, `variableRecords`): pvfine never writes those, so a rule that has them means its own target, and leaving
  * out `kind` is then reported instead of silently using the field's target.
  */
 export function ruleSuppliesTarget(target: TargetInput | undefined): boolean {
@@ -33,6 +33,7 @@ export function ruleSuppliesTarget(target: TargetInput | undefined): boolean {
     (target?.kind ?? '') !== '' ||
     target?.parent !== undefined ||
     target?.notInside !== undefined ||
+    target?.after !== undefined ||
     target?.topLevel !== undefined ||
     target?.sectionPattern !== undefined ||
     target?.when !== undefined ||

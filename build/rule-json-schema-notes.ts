@@ -134,7 +134,13 @@ const SECTION_CHOICE: Json[] = [
     },
     else: { required: ['section'], properties: { section: nonBlank('target.section') } },
   },
-  { properties: { parent: nonBlank('target.parent'), notInside: { items: nonBlank('target.notInside 的名称', 'a target.notInside name') } } },
+  {
+    properties: {
+      parent: nonBlank('target.parent'),
+      notInside: { items: nonBlank('target.notInside 的名称', 'a target.notInside name') },
+      after: { minItems: 1, items: nonBlank('target.after 的名称', 'a target.after name') },
+    },
+  },
 ];
 
 /** Section and token targets: 1–4 `when` conditions, each with a non-blank section, index ≥ 0 and a value. */
@@ -203,7 +209,7 @@ const TARGET_CHECKS: Json[] = [
         notForKind('path'),
         {
           properties: Object.fromEntries(
-            ['parent', 'notInside', 'sectionPattern', 'when', 'countedGroups', 'variableRecords'].map((key) => [
+            ['parent', 'notInside', 'after', 'sectionPattern', 'when', 'countedGroups', 'variableRecords'].map((key) => [
               key,
               forbidden(bilingual(`target.${key} 只允许用于 section 或 token 标注`, `a path target has no section: remove target.${key}`)),
             ]),
@@ -246,7 +252,7 @@ const TARGET_CHECKS: Json[] = [
           if: keyIs('topLevel', [true]),
           then: {
             properties: Object.fromEntries(
-              ['section', 'sectionPattern', 'parent', 'notInside'].map((key) => [
+              ['section', 'sectionPattern', 'parent', 'notInside', 'after'].map((key) => [
                 key,
                 forbidden(bilingual(`target.topLevel 不能与 target.${key} 同时使用`, `target.topLevel addresses the tokens before the first section: remove target.${key}`)),
               ]),
@@ -472,6 +478,7 @@ export function ruleSchemaNotes(file: RuleSchemaFile): RuleSchemaNotes {
   add(target.imageIndexToken, doc('imageIndexToken 旧版图片写法', '旧版 image 写法，读取时迁移为 index + imagePathToken；新文件请直接写 index 与 imagePathToken。', 'Legacy image form, migrated on load to index + imagePathToken; write those instead.'));
   add(target.parent, doc('parent 直接上级段', '（pvfdoc 扩展）该段的直接上级段必须是这个名字（不带方括号）。只用于 section 与 token 目标。', '(pvfdoc extension) The direct enclosing section must have this name. Section and token targets only.'));
   add(target.notInside, doc('notInside 不在这些段内', '（pvfdoc 扩展）任何一层上级段都不能是这些名字之一。只用于 section 与 token 目标。', '(pvfdoc extension) No enclosing section, at any depth, may have one of these names. Section and token targets only.'));
+  add(target.after, doc('after 紧跟在这些段之后', '（pvfdoc 扩展）正文里紧挨在本段之前开始的那个段（按出现顺序，不论层级）必须是这些名字之一，不区分大小写。用于一行里连写的命令：[SET ACTION] [DAMAGE] 里的 [DAMAGE] 与 [TRIGGER CHECK] [DAMAGE] 1 3 里的 [DAMAGE] 读法不同。只用于 section 与 token 目标。', '(pvfdoc extension) The section opened right before this one in the text (any depth) must have one of these names, case-insensitive. For commands written on one line: [DAMAGE] after [SET ACTION] reads differently from [DAMAGE] after [TRIGGER CHECK]. Section and token targets only.', { examples: [['set action']] }));
   add(target.topLevel, doc('topLevel 首段之前', '（pvfdoc 扩展）true：第一个段之前的 token（如 .lst 的每一行），当作一个段的直接 token 编号。只用于 token 目标，不能同时写 section、sectionPattern、parent、notInside。', '(pvfdoc extension) true: the tokens before the first section, indexed as one section\'s direct tokens. Token targets only, without section, sectionPattern, parent or notInside.'));
   add(target.when, doc('when 适用条件', '（pvfdoc 扩展）只在满足全部条件的文件中使用本规则：每个条件看文件中该段（section）的第一次出现，其第 index 个 token（默认 0）的值须是 values 之一（不区分大小写）。1 到 4 个条件；只用于 section 与 token 目标。', '(pvfdoc extension) The rule applies only in files where every condition holds: token `index` (default 0) of the first occurrence of `section` in the file has one of `values` (case-insensitive). 1 to 4 conditions; section and token targets only.', { examples: [[{ section: 'type', values: ['[seeking]'] }]] }));
   add(target.countedGroups, doc('countedGroups 计数分组', '（pvfdoc 扩展）段内标记值是依次排列的若干组：每组先写条数 N，再写 N 条记录（每条 widths[g] 个）。group 选组（默认 0），index 是该组每条记录内的下标；count: true 时标注该组的条数本身。offset 先跳过段首；不能与 recordTokens、range、groupOffset、standaloneValues、tokensPerLineIndex、imagePathToken、annotation.columns 同用。只用于 token 目标。', '(pvfdoc extension) The section\'s tokens are consecutive groups, each a count N and N records of widths[g] tokens. `group` picks one (default 0), `index` is the token inside each of its records; `count: true` targets the group\'s count. `offset` skips once first; not with recordTokens, range, groupOffset, standaloneValues, tokensPerLineIndex, imagePathToken or annotation.columns. Token targets only.', { examples: [{ widths: [2, 2, 2], group: 1 }] }));

@@ -42,6 +42,7 @@ function toTargetSpec(target: TargetInput | undefined): TargetSpec {
     imagePathToken: target?.imagePathToken ?? null,
     parent: target?.parent ?? null,
     notInside: target?.notInside ?? null,
+    after: target?.after ?? null,
     topLevel: target?.topLevel === true,
     sectionPattern: target?.sectionPattern ?? null,
     when: target?.when?.map((c) => ({ section: c.section, index: c.index ?? 0, values: c.values })) ?? null,
@@ -104,7 +105,7 @@ function toPreviewSpec(preview: PreviewInput): PreviewSpec {
  * pvfine's "covers" test (rule-format §1.9): an explicit rule with the same annotation type, title,
  * relation, pathRoot and an identical target, and an empty or equal match, suppresses a field's
  * implicit rule. Go zero values: plain ints compare absent as 0; pointer fields keep absent distinct.
- * pvfdoc's scope keys (`parent`, `notInside`) are part of the target too: a rule limited to one
+ * pvfdoc's scope keys (`parent`, `notInside`, `after`) are part of the target too: a rule limited to one
  * enclosing section does not stand in for a field that applies everywhere (case-insensitive names,
  * `notInside` as a set; absent and empty are the same), and so are `topLevel`, `sectionPattern` and
  * `when` (a rule for files of one kind does not stand in for a field that applies to all), and
@@ -133,6 +134,7 @@ export function covers(rule: ResolvedDefinition | undefined, field: ResolvedDefi
     JSON.stringify(s.range) === JSON.stringify(t.range) &&
     (s.parent ?? '').toLowerCase() === (t.parent ?? '').toLowerCase() &&
     nameSet(s.notInside) === nameSet(t.notInside) &&
+    nameSet(s.after) === nameSet(t.after) &&
     s.topLevel === t.topLevel &&
     (s.sectionPattern ?? '').toLowerCase() === (t.sectionPattern ?? '').toLowerCase() &&
     whenKey(s.when) === whenKey(t.when) &&

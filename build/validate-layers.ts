@@ -512,12 +512,15 @@ function checkTarget(rep: Reporter, target: TargetInput, annotation: AnnotationI
 }
 
 /**
- * pvfdoc extensions `target.parent` / `target.notInside`: where the section must sit. Section and
- * token targets only (a path target has no section), and every name must be non-blank.
+ * pvfdoc extensions `target.parent` / `target.notInside` / `target.after`: where the section must sit.
+ * Section and token targets only (a path target has no section), and every name must be non-blank.
  */
 function checkScope(rep: Reporter, target: TargetInput, kind: string): void {
-  const { parent, notInside } = target;
+  const { parent, notInside, after } = target;
   if (kind === 'path') {
+    if (after !== undefined) {
+      rep.add('.target.after', '.target.after 只允许用于 section 或 token 标注', 'a path target has no section to follow another: remove target.after', T);
+    }
     if (parent !== undefined) {
       rep.add('.target.parent', '.target.parent 只允许用于 section 或 token 标注', 'a path target has no section to sit inside: remove target.parent', T);
     }
@@ -542,6 +545,13 @@ function checkScope(rep: Reporter, target: TargetInput, kind: string): void {
       'name each enclosing section to exclude without brackets, e.g. "skill apply condition", or remove the blank entry',
       T,
     );
+  });
+  if (after !== undefined && after.length === 0) {
+    rep.add('.target.after', '.target.after 至少需要一个段名', 'name the sections that must come right before, e.g. ["set action"], or remove target.after', T);
+  }
+  (after ?? []).forEach((name, k) => {
+    if (name.trim() !== '') return;
+    rep.add(`.target.after[${k}]`, '.target.after 不能包含空名称', 'name each section that may come right before without brackets, e.g. "set action", or remove the blank entry', T);
   });
 }
 
@@ -726,11 +736,11 @@ function checkSectionChoice(rep: Reporter, target: TargetInput, kind: string): v
         T,
       );
     }
-    for (const key of ['parent', 'notInside'] as const) {
+    for (const key of ['parent', 'notInside', 'after'] as const) {
       if (target[key] === undefined) continue;
       rep.add(
         `.target.${key}`,
-        '.target.topLevel 不能与 target.parent 或 target.notInside 同时使用',
+        '.target.topLevel 不能与 target.parent、target.notInside 或 target.after 同时使用',
         `the tokens before the first section sit in no section: remove target.${key}`,
         T,
       );

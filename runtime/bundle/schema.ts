@@ -13,7 +13,8 @@ import { z } from 'zod';
  * 4: targets carry `topLevel` and `sectionPattern` (pvfdoc extensions).
  * 5: targets carry `when` (pvfdoc extension: conditions on other sections of the file).
  * 6: targets carry `countedGroups` (pvfdoc extension: count-prefixed groups of records).
- * 7: targets carry `variableRecords` (pvfdoc extension: records whose width their own tokens decide).
+ * 7: targets carry `variableRecords` (pvfdoc extension: records whose width their own tokens decide) and
+ * `after` (the section opened right before must have one of these names).
  */
 export const SCHEMA_VERSION = 7;
 
@@ -106,6 +107,7 @@ const TargetSpecSchema = z.strictObject({
   imagePathToken: z.int().nullable(),
   parent: z.string().nullable().describe('pvfdoc extension: the direct enclosing section must have this name'),
   notInside: z.array(z.string()).nullable().describe('pvfdoc extension: no enclosing section (any depth) may have one of these names'),
+  after: z.array(z.string()).nullable().describe('pvfdoc extension: the section opened right before this one (text order, any depth) has one of these names'),
   topLevel: z.boolean().describe('pvfdoc extension: the target is the tokens before the first section (as one section\'s direct tokens)'),
   sectionPattern: z
     .string()

@@ -49,6 +49,7 @@ const TARGET_MEMBERS = [
   'imagePathToken',
   'parent',
   'notInside',
+  'after',
   'topLevel',
   'sectionPattern',
   'when',

@@ -19,7 +19,8 @@
  * - pvfdoc's `target.sectionPattern`: every section whose name fits the pattern (Go `path.Match`,
  *   case-insensitive), in text order, instead of the sections of one name.
  * - pvfdoc's scope keys limit the occurrences first: `target.parent` (the direct enclosing section has
- *   that name) and `target.notInside` (no enclosing section at any depth has one of those names).
+ *   that name), `target.notInside` (no enclosing section at any depth has one of those names) and
+ *   `target.after` (the section opened right before, in text order, has one of those names).
  * - pvfdoc's `target.countedGroups` (token targets): after `offset`, groups of a count N and N records of
  *   `widths[g]` tokens; the count of group `group`, or token `index` of each of its records.
  * - pvfdoc's `target.variableRecords` (token targets): after `offset`, consecutive records of `width`
@@ -293,16 +294,19 @@ function whenHolds(index: ViewIndex, when: readonly WhenCondition[]): boolean {
 }
 
 /**
- * The occurrences that sit where the target allows (`parent`, `notInside`; names case-insensitive like
+ * The occurrences that sit where the target allows (`parent`, `notInside`, `after`; names case-insensitive like
  * every section name). Without either key, all of them.
  */
 function inScope(view: ScriptView, occurrences: number[], target: TargetSpec): number[] {
   const parent = target.parent === null ? null : foldSectionName(target.parent);
   const excluded = target.notInside === null || target.notInside.length === 0 ? null : new Set(target.notInside.map(foldSectionName));
-  if (parent === null && excluded === null) return occurrences;
+  const after = target.after === null ? null : new Set(target.after.map(foldSectionName));
+  if (parent === null && excluded === null && after === null) return occurrences;
   const { name, parent: parentOf } = view.sections;
   return occurrences.filter((s) => {
     if (s === 0) return false;
+    // Sections are numbered in text order: the one opened right before is s − 1.
+    if (after !== null && (s === 1 || !after.has(foldSectionName(name[s - 1] as string)))) return false;
     if (parent !== null) {
       const direct = parentOf[s] as number;
       if (direct === 0 || foldSectionName(name[direct] as string) !== parent) return false;

@@ -36,6 +36,7 @@ const NO_TARGET: TargetSpec = {
   when: null,
   countedGroups: null,
   variableRecords: null,
+  after: null,
 };
 
 async function fileHashes(): Promise<Record<string, string>> {

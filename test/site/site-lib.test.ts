@@ -73,6 +73,7 @@ function target(partial: Partial<TargetSpec>): Pick<BundleDocument, 'resolved' |
     when: null,
     countedGroups: null,
     variableRecords: null,
+    after: null,
     ...partial,
   };
   return {

@@ -58,6 +58,7 @@ const DOCUMENT_LABEL: Record<string, string> = {
   'target.imagePathToken': '图片路径下标',
   'target.parent': '直接外层段',
   'target.notInside': '排除的外层段',
+  'target.after': '紧跟在这些段之后',
   'target.topLevel': '文件开头',
   'target.sectionPattern': '段名模式',
   'target.when': '适用条件（when）',

@@ -91,6 +91,7 @@ function extensionsOf(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>):
     if (target.sectionPattern !== null) scope.push(`段名匹配 ${target.sectionPattern}`);
     if (target.parent !== null) scope.push(`仅在 [${target.parent}] 内`);
     for (const name of target.notInside ?? []) scope.push(`不在 [${name}] 内`);
+    if ((target.after ?? []).length > 0) scope.push(`紧跟在 ${(target.after ?? []).map((n) => `[${n}]`).join(' 或 ')} 之后`);
     for (const condition of target.when ?? []) scope.push(`仅当 ${whenText(condition)}`);
   }
   const sentinels = (annotation.sentinels ?? []).map(([value, label]) => ({ value, label }));
@@ -126,6 +127,9 @@ function baseLayout(doc: Pick<BundleDocument, 'resolved' | 'annotationType'>, re
   if (target.parent !== null) facts.push({ label: '直接外层段', value: `仅在 [${target.parent}] 内（parent）` });
   if ((target.notInside ?? []).length > 0) {
     facts.push({ label: '排除外层段', value: `不在 ${(target.notInside ?? []).map((n) => `[${n}]`).join('、')} 内（notInside，任意层）` });
+  }
+  if ((target.after ?? []).length > 0) {
+    facts.push({ label: '前一个段', value: `紧跟在 ${(target.after ?? []).map((n) => `[${n}]`).join('、')} 之一之后（after：正文中紧挨着在它之前开始的段，不论层级）` });
   }
   if ((target.when ?? []).length > 0) {
     facts.push({ label: '适用条件', value: `${(target.when ?? []).map(whenText).join('，且 ')}（when：看文件中该段的第一次出现；不满足时本规则不用于该文件）` });

@@ -23,6 +23,7 @@ function target(partial: Partial<TargetSpec>): TargetSpec {
     when: null,
     countedGroups: null,
     variableRecords: null,
+    after: null,
     ...partial,
   };
 }

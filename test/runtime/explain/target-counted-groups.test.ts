@@ -19,7 +19,7 @@ const GROUPS = { widths: [2, 2, 2] };
 const NO_TARGET: TargetSpec = {
   kind: 'token', section: null, index: null, range: null, offset: null, groupOffset: null, standaloneValues: null, recordTokens: null,
   tokensPerLineIndex: null, contextIndex: null, imagePathToken: null, parent: null, notInside: null, topLevel: false, sectionPattern: null,
-  when: null, countedGroups: null, variableRecords: null,
+  when: null, countedGroups: null, variableRecords: null, after: null,
 };
 const rule = (id: string, title: string, target: Record<string, unknown>) => ({
   id,

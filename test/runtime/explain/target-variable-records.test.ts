@@ -18,7 +18,7 @@ import { removeTempDirs } from '../../support/temp-dirs.js';
 const NO_TARGET: TargetSpec = {
   kind: 'token', section: null, index: null, range: null, offset: null, groupOffset: null, standaloneValues: null, recordTokens: null,
   tokensPerLineIndex: null, contextIndex: null, imagePathToken: null, parent: null, notInside: null, topLevel: false, sectionPattern: null,
-  when: null, countedGroups: null, variableRecords: null,
+  when: null, countedGroups: null, variableRecords: null, after: null,
 };
 const ABILITY = { width: 3, widthByFirst: { '[SKILL_LEVEL]': 4 } };
 const PURCHASE = { width: 5, countAt: 4 };

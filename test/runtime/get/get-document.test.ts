@@ -83,6 +83,7 @@ describe('get: document and definitions', () => {
       when: null,
       countedGroups: null,
       variableRecords: null,
+      after: null,
     });
     expect(out.resolvedDefinition.match).toEqual({ extensions: ['.equ'], glob: '' });
     expect(out.resolvedDefinition.annotation).toEqual({
@@ -102,7 +103,7 @@ describe('get: document and definitions', () => {
     const target = get(bundle, { documentId: ruleDoc('path.equipment') }).resolvedDefinition.target;
     expect(target).toEqual({
       kind: 'path', section: null, index: null, range: null, offset: null, groupOffset: null, standaloneValues: null,
-      recordTokens: null, tokensPerLineIndex: null, contextIndex: null, imagePathToken: null, parent: null, notInside: null, topLevel: false, sectionPattern: null, when: null, countedGroups: null, variableRecords: null,
+      recordTokens: null, tokensPerLineIndex: null, contextIndex: null, imagePathToken: null, parent: null, notInside: null, topLevel: false, sectionPattern: null, when: null, countedGroups: null, variableRecords: null, after: null,
     });
   });
 
@@ -118,7 +119,7 @@ describe('get: document and definitions', () => {
     const out = get(bundle, { documentId: ruleDoc('rule.attack-own-target') });
     expect(out.resolvedDefinition.target).toEqual({
       kind: 'token', section: 'magical attack', index: 0, range: null, offset: null, groupOffset: null, standaloneValues: null,
-      recordTokens: null, tokensPerLineIndex: null, contextIndex: null, imagePathToken: null, parent: null, notInside: null, topLevel: false, sectionPattern: null, when: null, countedGroups: null, variableRecords: null,
+      recordTokens: null, tokensPerLineIndex: null, contextIndex: null, imagePathToken: null, parent: null, notInside: null, topLevel: false, sectionPattern: null, when: null, countedGroups: null, variableRecords: null, after: null,
     });
     expect(out.resolvedDefinition.annotation.title).toBe('物理攻击');
     expect(out.resolvedDefinition.match.extensions).toEqual(['.equ']);
