@@ -650,6 +650,12 @@ function checkCountedGroupsTarget(rep: Reporter, target: TargetInput, annotation
 /** Most `widthByFirst` entries one `target.variableRecords` may list. */
 const MAX_WIDTH_BY_FIRST = 16;
 
+/** The narrowest and widest record a `variableRecords` reading can cut (widths < 1 are reported, not used; 0 when none is left). */
+function recordShapes(records: NonNullable<TargetInput['variableRecords']>): { narrowest: number; widest: number } {
+  const widths = [records.width, ...Object.values(records.widthByFirst ?? {})].filter((w) => w >= 1);
+  return widths.length === 0 ? { narrowest: 0, widest: 0 } : { narrowest: Math.min(...widths), widest: Math.max(...widths) };
+}
+
 /**
  * pvfdoc extension `target.variableRecords` on a token target: widths ≥ 1; `countAt` inside every
  * record shape; `first` or `notFirst` (not both), non-empty; `tail: true` (needs `countAt`, no index)
@@ -670,9 +676,7 @@ function checkVariableRecordsTarget(rep: Reporter, target: TargetInput, annotati
     if (value.trim() === '') rep.add(`${at}.widthByFirst`, `${at}.widthByFirst 的键不能为空`, 'write the first token\'s value as the key, e.g. "[SKILL_LEVEL]"', T);
     if (width < 1) rep.add(`${at}.widthByFirst[${JSON.stringify(value)}]`, `${at}.widthByFirst[${JSON.stringify(value)}] 必须大于 0`, 'a record has at least one token: use a width ≥ 1', T);
   }
-  const shapes = [records.width, ...byFirst.map(([, w]) => w)].filter((w) => w >= 1);
-  const narrowest = shapes.length > 0 ? Math.min(...shapes) : 0;
-  const widest = shapes.length > 0 ? Math.max(...shapes) : 0;
+  const { narrowest, widest } = recordShapes(records);
   if (records.countAt !== undefined && (records.countAt < 0 || (narrowest > 0 && records.countAt >= narrowest))) {
     rep.add(`${at}.countAt`, `${at}.countAt 必须位于每种记录的宽度内`, `the count is a column of every record: use a countAt in 0..${Math.max(narrowest - 1, 0)}`, T);
   }
@@ -1053,7 +1057,7 @@ function checkReference(rep: Reporter, target: TargetInput, name: string, contex
  * gives every record; null for other targets.
  */
 function recordWidthOfShapedTarget(target: TargetInput): number | null {
-  if (target.variableRecords !== undefined) return Math.min(target.variableRecords.width, ...Object.values(target.variableRecords.widthByFirst ?? {}));
+  if (target.variableRecords !== undefined) return recordShapes(target.variableRecords).narrowest;
   if (target.countedGroups !== undefined) return target.countedGroups.widths[target.countedGroups.group ?? 0] ?? 0;
   return null;
 }
