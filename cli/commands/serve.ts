@@ -1,4 +1,5 @@
 import { createExplainCache } from '../../runtime/explain/explain-file.js';
+import os from 'node:os';
 import path from 'node:path';
 import { createRulesHolder, type RulesHolder } from '../../runtime/bundle/rules-holder.js';
 import { watchCurrentBundle, type CurrentBundleWatcher } from '../../runtime/bundle/watch-current.js';
@@ -16,6 +17,7 @@ import { serveStdio } from '../../runtime/mcp/serve-stdio.js';
 import { listToolManifest } from '../../runtime/mcp/tool-manifest.js';
 import type { Workspace } from '../../runtime/workspace/workspace.js';
 import { parseCommandArgs, UsageError } from '../args.js';
+import { helperPoolAdvice } from '../helper-pool-advice.js';
 import { openRules } from '../open-snapshot.js';
 
 const HELP = `Usage: pvfdoc serve [options]
@@ -79,6 +81,8 @@ export async function run(argv: string[]): Promise<number> {
   if (siteUrl === null) throw new UsageError(`serve: --site-url ${values['site-url'] ?? ''} is not an http(s) URL; give the address the site is published at, e.g. https://example.org/pvfdoc/`);
 
   const log = createStderrLogger();
+  const poolAdvice = helperPoolAdvice({ cores: os.availableParallelism(), execArgv: process.execArgv, nodeOptions: process.env.NODE_OPTIONS });
+  if (poolAdvice !== null) log('info', 'node', poolAdvice);
   const rules = await openServedRules(values.snapshots, log);
   const versions = rules.holder.current().bundle.manifest.pvfVersions;
   const pvfVersion = values['pvf-version'];

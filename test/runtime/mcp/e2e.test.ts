@@ -7,12 +7,14 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { helperPoolAdvice } from '../../../cli/helper-pool-advice.js';
 import { ExplainOutputSchema } from '../../../runtime/explain/explain-schema.js';
 import { SKILL_URI } from '../../../runtime/mcp/constants.js';
 import { PvfAnnotationExplainOutputSchema } from '../../../runtime/mcp/tools/pvf-annotation-explain.js';
@@ -85,6 +87,11 @@ describe('pvfdoc serve over stdio', () => {
     const lines = stderr.trim().split('\n');
     expect(lines.every((l) => l.startsWith('[pvfdoc] ')), stderr).toBe(true);
     expect(stderr).toContain('[pvfdoc] [stdio] serving MCP on stdio');
+    // Started with plain node and the SDK's default environment (no NODE_OPTIONS): the helper-pool line
+    // appears exactly when this machine has four cores or fewer.
+    const advice = helperPoolAdvice({ cores: os.availableParallelism(), execArgv: [], nodeOptions: undefined });
+    if (advice === null) expect(stderr).not.toContain('[pvfdoc] [node]');
+    else expect(stderr).toContain(`[pvfdoc] [node] ${advice}`);
     expect(stderr).toContain('[pvfdoc] [serve] shutting down');
     // Closing stdin alone ends it: the SDK only signals a server that is still running after 2 s.
     expect(stderr).not.toMatch(/shutting down \(SIG/);
