@@ -21,7 +21,7 @@ import { NameIndex, type DirNode, type FileNode } from './name-index.js';
 import { isCompiledScript, readScriptTokens, TokenScratch, TokenType } from './script-tokens.js';
 import { N_STRING_PATH, parseNStringList, strPathOf, type NStringList } from './string-links.js';
 import { openStrTable, type StrTable } from './str-table.js';
-import { decodeStringTable, parseStringTable, STRINGTABLE_PATH, type RawStringTable, type StringTable } from './stringtable-bin.js';
+import { decodeStringTable, parseStringTable, STRINGTABLE_PATH, stringTableText, type RawStringTable, type StringTable } from './stringtable-bin.js';
 import { decodeText, decodeTextFile, detectEncodingIn, normalizeEncodingName, type EncodingDetection, type SampleSource } from './text-encoding.js';
 import { decodeTree, type TreeEntries } from './tree.js';
 
@@ -264,6 +264,9 @@ export class ClassicArchive {
     if (this.isCompiled(node.path, bytes)) {
       const decompiled = this.decompileBytes(node.path, bytes);
       result = { path: node.path, text: decompiled.text, textRevision: textRevisionOf(decompiled.text), isScript: true, source: 'script', missingLinks: decompiled.missingLinks };
+    } else if (foldPath(node.path) === STRINGTABLE_PATH && 'table' in this.stringTableResult) {
+      const text = normalizeText(stringTableText(this.stringTableResult.table));
+      result = { path: node.path, text, textRevision: textRevisionOf(text), isScript: false, source: 'text', missingLinks: [] };
     } else {
       const ani = binaryAniText(node.path, bytes, (b) => decodeText(b, this.encoding.encoding));
       if (ani !== null) {

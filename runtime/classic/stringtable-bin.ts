@@ -108,3 +108,42 @@ export function decodeStringTable(table: RawStringTable, encoding: string): Stri
     },
   };
 }
+
+/** Strings decoded per call by stringTableText: one decoder call per run, not per string. */
+const TEXT_RUN = 4096;
+
+/**
+ * `stringtable.bin` as text for reading: a `#` header line (a comment to the script lexer), then one
+ * line per string, its index, a tab and the string in backticks (inner backticks doubled, as in
+ * scripts; a string with a line break spans lines, as a script string does). Decoded without the
+ * table's cache (a whole read would keep every string for the archive's lifetime): a run of strings
+ * per decoder call, joined by NULs, and the NULs replaced by the line breaks and indexes, so a run is
+ * a few flat strings instead of thousands. A run whose decoding does not hold exactly one NUL between
+ * strings (a NUL inside one, a lead byte at the end of one) is decoded string by string.
+ */
+export function stringTableText(table: StringTable): string {
+  const runs = [`#${STRINGTABLE_PATH}: ${table.count} strings (index, text)`];
+  for (let first = 0; first < table.count; first += TEXT_RUN) {
+    const last = Math.min(first + TEXT_RUN, table.count);
+    let size = 0;
+    for (let i = first; i < last; i++) size += table.end(i) - table.start(i) + 1;
+    const joined = new Uint8Array(size - 1);
+    let at = 0;
+    for (let i = first; i < last; i++) {
+      if (i > first) joined[at++] = 0;
+      const raw = table.raw(i);
+      joined.set(raw, at);
+      at += raw.length;
+    }
+    const decoded = decodeText(joined, table.encoding);
+    let nuls = 0;
+    for (let k = decoded.indexOf('\u0000'); k >= 0; k = decoded.indexOf('\u0000', k + 1)) nuls++;
+    if (nuls === last - first - 1) {
+      let index = first;
+      runs.push(`${first}\t\`${decoded.replaceAll('`', '``').replace(/\u0000/g, () => `\`\n${++index}\t\``)}\``);
+    } else {
+      for (let i = first; i < last; i++) runs.push(`${i}\t\`${decodeText(table.raw(i), table.encoding).replaceAll('`', '``')}\``);
+    }
+  }
+  return runs.join('\n');
+}
