@@ -38,6 +38,7 @@ import { decodeUtf8TextSteps } from '../script/decode-text.js';
 import { LruCache, MAX_CACHED_TEXT_UNITS, TEXT_CACHE_UNITS } from '../script/lru-cache.js';
 import { foldPath, isScriptFile, normalizeArchivePath } from '../script/archive-path.js';
 import { checkReadSize, type Workspace, type WorkspaceEntry, type WorkspaceInfo, type WorkspaceText, type WorkspaceView } from './workspace.js';
+import { nestedArchiveRootWarning } from './nested-archive-root.js';
 import { runSteps } from '../script/run-steps.js';
 
 /** Path strings of a binary animation (ASCII in practice). */
@@ -85,6 +86,16 @@ interface Snapshot {
   files: Map<string, FileRecord>;
   /** Folded path → folder ("" = root). */
   dirs: Map<string, DirRecord>;
+}
+
+/** `{ warnings }` for info() when the folder holds its archive one level down (a look at the root and its folders only). */
+function warningsOf(snapshot: Snapshot): { warnings?: string[] } {
+  const children = (folder: string): string[] => {
+    const dir = snapshot.dirs.get(folder);
+    return dir === undefined ? [] : [...dir.children].filter(([, child]) => child.kind === 'directory').map(([key]) => key);
+  };
+  const warning = nestedArchiveRootWarning(children);
+  return warning === null ? {} : { warnings: [warning] };
 }
 
 function emptySnapshot(): Snapshot {
@@ -229,6 +240,7 @@ class DirectoryWorkspace implements Workspace {
       encoding: 'utf-8',
       archiveOpen: open,
       error: this.closed ? 'the workspace is closed' : this.error,
+      ...(open ? warningsOf(this.snapshot) : {}),
     };
   }
 

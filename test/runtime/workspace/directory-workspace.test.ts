@@ -47,6 +47,19 @@ describe('folder workspace', () => {
     expect(other.info().pvfVersion).toBe('');
   });
 
+  it('warns when the archive sits one level down (a Script/ folder, or several archives side by side), naming the folders to open', async () => {
+    const nested = await open({ 'Script/equipment/a.equ': '[rarity]\n\t1\n', 'Script/etc/x.etc': '', 'readme.txt': 'x' });
+    const [warning] = nested.workspace.info().warnings ?? [];
+    expect(warning).toContain('one level down, in script/');
+    expect(warning).toContain('--workspace <name>=<this folder>/script');
+    const two = await open({ 'a/equipment/x.equ': '', 'a/skill/y.skl': '', 'b/etc/z.etc': '', 'b/monster/m.mob': '' });
+    expect(two.workspace.info().warnings?.[0]).toContain('in a/, b/:');
+    // The archive at the root (or a folder with one archive-like subfolder only) gets no warning.
+    for (const files of [{ 'equipment/a.equ': '', 'Script/etc/x.etc': '', 'Script/skill/y.skl': '' }, { 'Script/etc/x.etc': '' }, { 'notes/a.txt': '' }]) {
+      expect((await open(files)).workspace.info().warnings).toBeUndefined();
+    }
+  });
+
   it('bumps the revision after a file write, and shows the new text', async () => {
     const { workspace, root } = await open({ 'equipment/a.equ': '[name]\n`old`\n' });
     const before = await workspace.view();
