@@ -510,7 +510,7 @@ export function ruleSchemaNotes(file: RuleSchemaFile): RuleSchemaNotes {
     ...doc('annotation 标注内容', '显示什么：标题、说明与类型。', 'What to show: title, content and type.'),
     allOf: ANNOTATION_CHECKS,
   });
-  add(annotation.title, doc('title 标题', '标签文字与提示标题，可以为空。columns 规则中 {record}、{column} 替换为从 1 起的序号。', 'Tag text and tooltip heading; may be empty. In columns rules {record} and {column} become 1-based numbers.'));
+  add(annotation.title, doc('title 标题', '标签文字与提示标题，可以为空。重复记录的规则中 {record}、{column} 替换为从 1 起的序号，{recordIndex} 替换为从 0 起的记录号。', 'Tag text and tooltip heading; may be empty. In rules over records {record} and {column} become 1-based numbers, {recordIndex} the 0-based record number.'));
   add(annotation.content, doc('content 说明', '提示里的补充说明。', 'More tooltip text.'));
   add(annotation.type, { ...doc('type 标注类型', '标注类型。', 'Annotation type.'), ...oneOfChoices(ANNOTATION_TYPES, [empty(FROM_FIELD)]) });
   add(annotation.values, doc('values 枚举值', '值 → 标签，如 {"0": "普通"}；enum 类型必须非空。其它类型也可以写（装备预览用它查标签）。', 'Value → label, e.g. {"0": "普通"}; required and non-empty for type "enum". Allowed on other types (the equipment preview looks labels up in it).'));

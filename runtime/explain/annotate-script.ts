@@ -381,21 +381,27 @@ function sentinelLabel(spec: AnnotationSpec, value: string): string | undefined 
 /**
  * Title and content of one anchor. For `columns` rules the title is the column's own title when it has
  * a non-empty one, else the annotation title; in both, and in the content, `{record}` and `{column}`
- * become the 1-based record and column numbers. `countedGroups` rules fill `{record}` too (the record's
- * number within its group; for `variableRecords`, within the section): their records have no column
- * titles to carry it.
+ * become the 1-based record and column numbers and `{recordIndex}` the 0-based record number (for
+ * lists whose position is itself a 0-based id, such as a skill's growtypes). `countedGroups` rules fill
+ * `{record}` and `{recordIndex}` too (the record's number within its group; for `variableRecords`,
+ * within the section): their records have no column titles to carry it.
  */
 function columnTexts(spec: AnnotationSpec, anchor: Anchor, counted: boolean): { title: string; content: string } {
   const content = spec.content.trim();
   const column = anchor.column;
   if (counted && anchor.recordIndex !== null) {
-    const record = String(anchor.recordIndex + 1);
-    return { title: spec.title.replaceAll('{record}', record), content: content.replaceAll('{record}', record) };
+    const fill = (text: string) => fillRecord(text, anchor.recordIndex ?? 0);
+    return { title: fill(spec.title), content: fill(content) };
   }
   if (spec.columns === null || column === null) return { title: spec.title, content };
   const own = spec.columns[column];
-  const fill = (text: string) => text.replaceAll('{record}', String((anchor.recordIndex ?? 0) + 1)).replaceAll('{column}', String(column + 1));
+  const fill = (text: string) => fillRecord(text, anchor.recordIndex ?? 0).replaceAll('{column}', String(column + 1));
   return { title: fill(own !== undefined && own !== '' ? own : spec.title), content: fill(content) };
+}
+
+/** `{record}` (1-based) and `{recordIndex}` (0-based) of a record. */
+function fillRecord(text: string, recordIndex: number): string {
+  return text.replaceAll('{recordIndex}', String(recordIndex)).replaceAll('{record}', String(recordIndex + 1));
 }
 
 const enumCache = new WeakMap<Bundle, Map<string, Map<string, string>>>();

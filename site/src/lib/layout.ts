@@ -290,7 +290,10 @@ function recordsLayout(
   const title = doc.resolved.annotation.title;
   const columnTitle = (i: number, record: number) => {
     const own = columns?.[i];
-    return (own !== undefined && own !== '' ? own : title).replaceAll('{record}', String(record)).replaceAll('{column}', String(i + 1));
+    return (own !== undefined && own !== '' ? own : title)
+      .replaceAll('{recordIndex}', String(record - 1))
+      .replaceAll('{record}', String(record))
+      .replaceAll('{column}', String(i + 1));
   };
   const offset = Math.max(target.offset ?? 0, 0);
   const groupOffset = Math.max(target.groupOffset ?? 0, 0);
@@ -315,7 +318,7 @@ function recordsLayout(
   if (sentinels.length > 0) facts.push({ label: '分隔值', value: `${sentinels.join('、')}（整数标记值等于它时分组，分隔值本身不属于任何组）` });
   if (groupOffset > 0) facts.push({ label: '组内偏移', value: `每组开头跳过 ${groupOffset} 个（groupOffset）` });
   if (columns !== null && columns.length > width) notes.push(`列标题多于记录宽度 ${width}：多出的列标题只在动态宽度更大时用到。`);
-  if (columns !== null) notes.push('标题中的 {record} 和 {column} 换成从 1 数起的记录号和列号。');
+  if (columns !== null) notes.push('标题中的 {record} 和 {column} 换成从 1 数起的记录号和列号，{recordIndex} 换成从 0 数起的记录号。');
   if (index >= width) notes.push(`目标下标 ${index} 不小于记录宽度 ${width}：按固定宽度时没有记录被标注。`);
   if (context !== null && (context < 0 || context >= width)) notes.push(`上下文下标 ${context} 超出记录宽度 ${width}：这些记录会被跳过。`);
   if (imagePath !== null && (imagePath < 0 || imagePath >= width)) notes.push(`图片路径下标 ${imagePath} 超出记录宽度 ${width}：这些记录会被跳过。`);

@@ -93,18 +93,18 @@ describe('annotation.sentinels', () => {
 });
 
 describe('annotation.columns', () => {
-  it('annotates every token of every record, titled by column, {record}/{column} filled in', () => {
+  it('annotates every token of every record, titled by column, {record}/{column}/{recordIndex} filled in', () => {
     // Width from token 0 (tokensPerLineIndex 0, skipped by offset 1): 2 in the first section, 3 in the second.
     const annotations = explain('n_quest/a.qst', ['[quest list]', '\t2', '\t101\t5', '\t102\t6', '[quest list]', '\t3', '\t201\t7\t1']);
     expect(annotations.map((a) => [a.value, a.title, a.content, a.recordIndex, a.occurrence])).toEqual([
-      ['101', '任务 1 编号', '记录 1，第 1 列', 0, 0],
-      ['5', '发布任务的 NPC', '记录 1，第 2 列', 0, 0],
-      ['102', '任务 2 编号', '记录 2，第 1 列', 1, 0],
-      ['6', '发布任务的 NPC', '记录 2，第 2 列', 1, 0],
-      ['201', '任务 1 编号', '记录 1，第 1 列', 0, 1],
-      ['7', '发布任务的 NPC', '记录 1，第 2 列', 0, 1],
+      ['101', '任务 1 编号', '记录 1（下标 0），第 1 列', 0, 0],
+      ['5', '发布任务的 NPC', '记录 1（下标 0），第 2 列', 0, 0],
+      ['102', '任务 2 编号', '记录 2（下标 1），第 1 列', 1, 0],
+      ['6', '发布任务的 NPC', '记录 2（下标 1），第 2 列', 1, 0],
+      ['201', '任务 1 编号', '记录 1（下标 0），第 1 列', 0, 1],
+      ['7', '发布任务的 NPC', '记录 1（下标 0），第 2 列', 0, 1],
       // An empty column title falls back to the annotation title.
-      ['1', '第3列', '记录 1，第 3 列', 0, 1],
+      ['1', '第3列', '记录 1（下标 0），第 3 列', 0, 1],
     ]);
     expect(annotations.every((a) => a.blocks[0]?.title === a.title)).toBe(true);
   });
