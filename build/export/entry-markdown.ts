@@ -83,9 +83,12 @@ function details(part: TagPart, dialect: MarkdownDialect): string[] {
     const column = (c: string, i: number) => (c.trim() === '' ? part.title.trim() : c.trim()).replaceAll('{column}', String(i + 1));
     out.push(`各列：${part.columns.map((c, i) => `${i + 1}. ${escapeText(column(c, i), dialect)}`).join('；')}`);
   }
-  if (/\{(record|column|recordIndex)\}/.test(`${part.title}${part.content}${(part.columns ?? []).join('')}`)) {
-    out.push('{record}、{column} 是从 1 数起的记录号、列号，{recordIndex} 是从 0 数起的记录号');
-  }
+  const written = `${part.title}${part.content}${(part.columns ?? []).join('')}`;
+  const placeholders = [
+    /\{(record|column)\}/.test(written) ? '{record}、{column} 是从 1 数起的记录号、列号' : '',
+    written.includes('{recordIndex}') ? '{recordIndex} 是从 0 数起的记录号' : '',
+  ].filter((note) => note !== '');
+  if (placeholders.length > 0) out.push(placeholders.join('，'));
   if (part.values.total > 0) {
     const listed = part.values.shown.map(([k, l]) => `${code(k)} = ${escapeText(l, dialect)}`).join('、');
     const more = part.values.total > part.values.shown.length ? `…（共 ${part.values.total} 个${part.url !== null ? '，完整列表见参考站' : ''}）` : '';
