@@ -16,12 +16,15 @@ const NAMED = 3;
 
 /**
  * A warning when the root holds none of the archive's top-level folders but some of its folders do;
- * null otherwise. `children(folder)` lists a folder's subfolder names ("" = the root), lower-cased.
+ * null otherwise. `children(folder)` lists the subfolder names of a folder ("" = the root; a root
+ * folder by its name as listed), as written on disk: the warning names the folder to open, and on a
+ * case-sensitive disk only its own spelling opens it.
  */
 export function nestedArchiveRootWarning(children: (folder: string) => readonly string[]): string | null {
+  const isTop = (name: string) => ARCHIVE_TOP_FOLDERS.has(name.toLowerCase());
   const top = children('');
-  if (top.some((name) => ARCHIVE_TOP_FOLDERS.has(name))) return null;
-  const roots = top.filter((name) => children(name).filter((child) => ARCHIVE_TOP_FOLDERS.has(child)).length >= ENOUGH);
+  if (top.some(isTop)) return null;
+  const roots = top.filter((name) => children(name).filter(isTop).length >= ENOUGH);
   if (roots.length === 0) return null;
   const named = roots.slice(0, NAMED).map((name) => `${name}/`).join(', ');
   const more = roots.length > NAMED ? ` and ${roots.length - NAMED} more` : '';

@@ -91,8 +91,8 @@ interface Snapshot {
 /** `{ warnings }` for info() when the folder holds its archive one level down (a look at the root and its folders only). */
 function warningsOf(snapshot: Snapshot): { warnings?: string[] } {
   const children = (folder: string): string[] => {
-    const dir = snapshot.dirs.get(folder);
-    return dir === undefined ? [] : [...dir.children].filter(([, child]) => child.kind === 'directory').map(([key]) => key);
+    const dir = snapshot.dirs.get(foldPath(folder));
+    return dir === undefined ? [] : [...dir.children.values()].filter((child) => child.kind === 'directory').map((child) => child.name);
   };
   const warning = nestedArchiveRootWarning(children);
   return warning === null ? {} : { warnings: [warning] };

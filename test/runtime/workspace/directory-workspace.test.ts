@@ -50,8 +50,9 @@ describe('folder workspace', () => {
   it('warns when the archive sits one level down (a Script/ folder, or several archives side by side), naming the folders to open', async () => {
     const nested = await open({ 'Script/equipment/a.equ': '[rarity]\n\t1\n', 'Script/etc/x.etc': '', 'readme.txt': 'x' });
     const [warning] = nested.workspace.info().warnings ?? [];
-    expect(warning).toContain('one level down, in script/');
-    expect(warning).toContain('--workspace <name>=<this folder>/script');
+    // Named as written on disk: on a case-sensitive disk only that spelling opens it.
+    expect(warning).toContain('one level down, in Script/');
+    expect(warning).toContain('--workspace <name>=<this folder>/Script)');
     const two = await open({ 'a/equipment/x.equ': '', 'a/skill/y.skl': '', 'b/etc/z.etc': '', 'b/monster/m.mob': '' });
     expect(two.workspace.info().warnings?.[0]).toContain('in a/, b/:');
     // The archive at the root (or a folder with one archive-like subfolder only) gets no warning.
