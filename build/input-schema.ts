@@ -29,11 +29,13 @@ export const CountedGroupsInputSchema = z.strictObject({
 });
 
 /**
- * `target.variableRecords`: records of `width` tokens, or of `widthByFirst[first token]`, plus N more when
- * `countAt` names a count column; the records `first` / `notFirst` select; column `index`, or the tail.
+ * `target.variableRecords`: records of `width` tokens, or of `widthByFirst[key token]`, plus N more when
+ * `countAt` names a count column; the records `first` / `notFirst` select (by the key token too); column
+ * `index`, or the tail. The key token is the record's first unless `keyAt` names another column.
  */
 export const VariableRecordsInputSchema = z.strictObject({
   width: int(),
+  keyAt: int().optional(),
   widthByFirst: z.record(z.string(), int()).optional(),
   countAt: int().optional(),
   first: z.array(str()).optional(),

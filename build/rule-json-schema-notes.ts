@@ -181,6 +181,7 @@ const VARIABLE_RECORDS_CHECK: Json = {
         width: { minimum: 1, errorMessage: bilingual('target.variableRecords.width 必须大于 0', 'a record has at least one token: use a width ≥ 1') },
         widthByFirst: { minProperties: 1, maxProperties: 16, additionalProperties: { minimum: 1 } },
         countAt: NON_NEGATIVE,
+        keyAt: NON_NEGATIVE,
         first: { minItems: 1 },
         notFirst: { minItems: 1 },
       },
@@ -491,6 +492,7 @@ export function ruleSchemaNotes(file: RuleSchemaFile): RuleSchemaNotes {
   const variable = VariableRecordsInputSchema.shape;
   add(VariableRecordsInputSchema, doc('变宽记录', '变宽记录的读法。', 'How the records are read.'));
   add(variable.width, doc('width 记录宽度', '一条记录的标记值个数（首个标记值不在 widthByFirst 中时）。', 'Tokens of a record (when widthByFirst does not have its first token).'));
+  add(variable.keyAt, doc('keyAt 键所在列', '决定宽度的标记值在记录内的列，默认 0（首个）；widthByFirst、first、notFirst 都比较这一列（须小于每种宽度）。例：任务奖励 `物品 [job] 职业 成长型 数量` 由第 1 列的 `[job]` 决定宽度。', 'Column of the key token inside the record, 0 (the first) by default; widthByFirst, first and notFirst compare it (below every width). E.g. a quest reward `item [job] job growtype count` takes its width from the `[job]` in column 1.'));
   add(variable.widthByFirst, doc('widthByFirst 按首个值的宽度', '首个标记值（规范化后的值，字符串不带反引号，如 "[SKILL_LEVEL]"）→ 该记录的宽度，1 到 16 项，不区分大小写。', 'First token value (canonical: strings without backticks, e.g. "[SKILL_LEVEL]") → that record\'s width; 1 to 16 entries, case-insensitive.'));
   add(variable.countAt, doc('countAt 条数列', '记录内条数 N 所在的列（须小于每种宽度）；记录在宽度之后再有 N 个标记值。', 'Column of a count N inside the record (below every width); N more tokens follow the width.'));
   add(variable.first, doc('first 只取这些记录', '只标注首个标记值是其中之一的记录。', 'Only records whose first token is one of these.'));

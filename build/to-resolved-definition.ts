@@ -58,6 +58,7 @@ function toTargetSpec(target: TargetInput | undefined): TargetSpec {
 function toVariableRecords(v: NonNullable<TargetInput['variableRecords']>): VariableRecords {
   return {
     width: v.width,
+    keyAt: v.keyAt ?? 0,
     widthByFirst: Object.entries(v.widthByFirst ?? {}),
     countAt: v.countAt ?? null,
     first: v.first ?? null,

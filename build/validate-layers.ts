@@ -657,7 +657,7 @@ function recordShapes(records: NonNullable<TargetInput['variableRecords']>): { n
 }
 
 /**
- * pvfdoc extension `target.variableRecords` on a token target: widths ≥ 1; `countAt` inside every
+ * pvfdoc extension `target.variableRecords` on a token target: widths ≥ 1; `keyAt` and `countAt` inside every
  * record shape; `first` or `notFirst` (not both), non-empty; `tail: true` (needs `countAt`, no index)
  * or an `index` inside some record shape; `contextIndex` inside the records; `offset` ≥ 0; none of the
  * other repeated-record keys, no `countedGroups`, no `annotation.columns`, no image.
@@ -677,6 +677,10 @@ function checkVariableRecordsTarget(rep: Reporter, target: TargetInput, annotati
     if (width < 1) rep.add(`${at}.widthByFirst[${JSON.stringify(value)}]`, `${at}.widthByFirst[${JSON.stringify(value)}] 必须大于 0`, 'a record has at least one token: use a width ≥ 1', T);
   }
   const { narrowest, widest } = recordShapes(records);
+  // The key decides the width, so it must lie inside the narrowest record (read before the width is known).
+  if (records.keyAt !== undefined && (records.keyAt < 0 || (narrowest > 0 && records.keyAt >= narrowest))) {
+    rep.add(`${at}.keyAt`, `${at}.keyAt 必须位于每种记录的宽度内`, `the key token is read before the width is known: use a keyAt in 0..${Math.max(narrowest - 1, 0)}`, T);
+  }
   if (records.countAt !== undefined && (records.countAt < 0 || (narrowest > 0 && records.countAt >= narrowest))) {
     rep.add(`${at}.countAt`, `${at}.countAt 必须位于每种记录的宽度内`, `the count is a column of every record: use a countAt in 0..${Math.max(narrowest - 1, 0)}`, T);
   }

@@ -202,17 +202,20 @@ function partOf(bundle: Bundle, doc: BundleDocument, options: CollectOptions): T
   };
 }
 
+/** The record's key token in the notes' words: "首个", or "第 k 个" with keyAt. */
+const keyWords = (v: VariableRecords): string => (v.keyAt === 0 ? '首个' : `第 ${v.keyAt} 个`);
+
 /** How `variableRecords` cuts the section, in the notes' words ("每条 3 个；首个为 [SKILL_LEVEL] 的 4 个"). */
 function variableRecordsWords(v: VariableRecords): string {
-  const widths = [`每条 ${v.width} 个`, ...v.widthByFirst.map(([value, width]) => `首个为 ${value} 的 ${width} 个`)];
+  const widths = [`每条 ${v.width} 个`, ...v.widthByFirst.map(([value, width]) => `${keyWords(v)}为 ${value} 的 ${width} 个`)];
   const tail = v.countAt !== null ? `，其第 ${v.countAt} 个是条数 N，其后再有 N 个` : '';
   return `变宽记录（${widths.join('；')}${tail}）`;
 }
 
 /** Which records a `variableRecords` rule takes ("首个为 [SKILL_LEVEL] 的记录的"; "" for all). */
 function selectedRecordsWords(v: VariableRecords): string {
-  if (v.first !== null) return `首个为 ${v.first.join(' / ')} 的记录的`;
-  if (v.notFirst !== null) return `首个不是 ${v.notFirst.join(' / ')} 的记录的`;
+  if (v.first !== null) return `${keyWords(v)}为 ${v.first.join(' / ')} 的记录的`;
+  if (v.notFirst !== null) return `${keyWords(v)}不是 ${v.notFirst.join(' / ')} 的记录的`;
   return '每条记录的';
 }
 

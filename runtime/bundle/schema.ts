@@ -16,7 +16,7 @@ import { z } from 'zod';
  * 7: targets carry `variableRecords` (pvfdoc extension: records whose width their own tokens decide) and
  * `after` (the section opened right before must have one of these names).
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
 
 export const BUNDLE_FILES = [
   'documents.json',
@@ -80,15 +80,17 @@ const CountedGroupsSchema = z.strictObject({
 });
 
 /**
- * `target.variableRecords`: the section as consecutive records whose width depends on their own first
- * token (`widthByFirst`) or on a count inside them (`countAt`: that many more tokens, the tail).
+ * `target.variableRecords`: the section as consecutive records whose width depends on one of their own
+ * tokens, the key (`widthByFirst`; the first token unless `keyAt`), or on a count inside them (`countAt`:
+ * that many more tokens, the tail).
  */
 const VariableRecordsSchema = z.strictObject({
-  width: z.int().describe('tokens of a record, unless widthByFirst has its first token'),
-  widthByFirst: z.array(z.tuple([z.string(), z.int()])).describe('[first token value, width] pairs in source order, compared case-insensitively'),
+  width: z.int().describe('tokens of a record, unless widthByFirst has its key token'),
+  keyAt: z.int().describe('column of the key token that widthByFirst, first and notFirst compare (0: the first token)'),
+  widthByFirst: z.array(z.tuple([z.string(), z.int()])).describe('[key token value, width] pairs in source order, compared case-insensitively'),
   countAt: z.int().nullable().describe('column holding a count N: the record has N more tokens after its width'),
-  first: z.array(z.string()).nullable().describe('only records whose first token is one of these (case-insensitive)'),
-  notFirst: z.array(z.string()).nullable().describe('only records whose first token is none of these (case-insensitive)'),
+  first: z.array(z.string()).nullable().describe('only records whose key token is one of these (case-insensitive)'),
+  notFirst: z.array(z.string()).nullable().describe('only records whose key token is none of these (case-insensitive)'),
   tail: z.boolean().describe('true: the N tokens after the width; false: column `index` of each record'),
 });
 

@@ -402,10 +402,10 @@ function countedAnchors(index: ViewIndex, occurrences: readonly number[], target
 
 /**
  * pvfdoc's `target.variableRecords`, per occurrence: after `offset` tokens, record after record, each
- * `width` tokens unless its first token (case-insensitive) has a `widthByFirst` entry, then, with
+ * `width` tokens unless its key token (column `keyAt`, case-insensitive) has a `widthByFirst` entry, then, with
  * `countAt`, as many tail tokens as the integer ≥ 0 in that column. A record cut short by the end, or a
- * count that is no such integer, ends the reading: where a next record would start is not known. Of the
- * records `first` / `notFirst` select, the target is column `index` (records narrower than it have
+ * count that is no such integer, or a key past the end, ends the reading: where a next record would start
+ * is not known. Of the records `first` / `notFirst` select (by the key token), the target is column `index` (records narrower than it have
  * none) or every tail token; `recordIndex` counts all records, selected or not.
  */
 function variableAnchors(index: ViewIndex, occurrences: readonly number[], target: TargetSpec, records: VariableRecords, options: AnchorOptions, sink: AnchorSink): void {
@@ -421,7 +421,8 @@ function variableAnchors(index: ViewIndex, occurrences: readonly number[], targe
     const n = (groupStart[s + 1] as number) - base;
     let j = Math.min(Math.max(target.offset ?? 0, 0), n);
     for (let record = 0; j < n; record++) {
-      const lead = tokenValue(view, sectionTokens[base + j] as number).toLowerCase();
+      if (j + records.keyAt >= n) break;
+      const lead = tokenValue(view, sectionTokens[base + j + records.keyAt] as number).toLowerCase();
       const width = widthOf.get(lead) ?? records.width;
       if (width < 1 || j + width > n) break;
       let tail = 0;

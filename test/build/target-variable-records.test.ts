@@ -47,6 +47,8 @@ describe('target.variableRecords: one problem per bad input', () => {
     ['a blank widthByFirst key', [rule({ variableRecords: { width: 3, widthByFirst: { ' ': 4 } } })], '$.rules[0].target.variableRecords.widthByFirst', '.target.variableRecords.widthByFirst 的键不能为空'],
     ['a widthByFirst width of 0', [rule({ variableRecords: { width: 3, widthByFirst: { '[A]': 0 } } })], '$.rules[0].target.variableRecords.widthByFirst["[A]"]', '.target.variableRecords.widthByFirst["[A]"] 必须大于 0'],
     ['a count column past a record', [rule({ variableRecords: { ...ABILITY, countAt: 3 } })], '$.rules[0].target.variableRecords.countAt', '.target.variableRecords.countAt 必须位于每种记录的宽度内'],
+    ['a key column past the narrowest record', [rule({ variableRecords: { ...ABILITY, keyAt: 3 } })], '$.rules[0].target.variableRecords.keyAt', '.target.variableRecords.keyAt 必须位于每种记录的宽度内'],
+    ['a negative key column', [rule({ variableRecords: { ...ABILITY, keyAt: -1 } })], '$.rules[0].target.variableRecords.keyAt', '.target.variableRecords.keyAt 必须位于每种记录的宽度内'],
     ['first and notFirst', [rule({ variableRecords: { ...ABILITY, first: ['[A]'], notFirst: ['[B]'] } })], '$.rules[0].target.variableRecords.notFirst', '.target.variableRecords.first 与 notFirst 不能同时使用'],
     ['an empty first', [rule({ variableRecords: { ...ABILITY, first: [] } })], '$.rules[0].target.variableRecords.first', '.target.variableRecords.first 至少需要一个值'],
     ['a tail without a count column', [rule({ index: undefined, variableRecords: { width: 5, tail: true } })], '$.rules[0].target.variableRecords.tail', '.target.variableRecords.tail 需要配合 countAt 使用'],
@@ -70,11 +72,19 @@ describe('target.variableRecords: one problem per bad input', () => {
 });
 
 describe('target.variableRecords: resolution', () => {
-  it('stores widthByFirst as pairs with the absent parts null, and null without variableRecords', async () => {
-    const bundle = await compiledBundle([await writeRuleLayer([rule(), rule({ section: 'avatar type select', index: 1, variableRecords: { width: 5, countAt: 4 } }, {}, 'count'), rule({ variableRecords: undefined, recordTokens: 3 }, {}, 'plain')])]);
+  it('stores widthByFirst as pairs with the absent parts null (keyAt 0), and null without variableRecords', async () => {
+    const bundle = await compiledBundle([
+      await writeRuleLayer([
+        rule(),
+        rule({ section: 'avatar type select', index: 1, variableRecords: { width: 5, countAt: 4 } }, {}, 'count'),
+        rule({ section: 'reward int data', index: 0, variableRecords: { width: 2, keyAt: 1, widthByFirst: { '[job]': 5 } } }, {}, 'key'),
+        rule({ variableRecords: undefined, recordTokens: 3 }, {}, 'plain'),
+      ]),
+    ]);
     const target = (id: string) => bundle.documents.find((d) => d.id === id)?.resolved.target.variableRecords;
-    expect(target('r')).toEqual({ width: 3, widthByFirst: [['[SKILL_LEVEL]', 4]], countAt: null, first: null, notFirst: ['[SKILL_LEVEL]'], tail: false });
-    expect(target('count')).toEqual({ width: 5, widthByFirst: [], countAt: 4, first: null, notFirst: null, tail: false });
+    expect(target('r')).toEqual({ width: 3, keyAt: 0, widthByFirst: [['[SKILL_LEVEL]', 4]], countAt: null, first: null, notFirst: ['[SKILL_LEVEL]'], tail: false });
+    expect(target('count')).toEqual({ width: 5, keyAt: 0, widthByFirst: [], countAt: 4, first: null, notFirst: null, tail: false });
+    expect(target('key')).toEqual({ width: 2, keyAt: 1, widthByFirst: [['[job]', 5]], countAt: null, first: null, notFirst: null, tail: false });
     expect(target('plain')).toBeNull();
   });
 });

@@ -87,6 +87,21 @@ describe('layout drawing of topLevel and sectionPattern targets', () => {
     expect(socket.facts.find((f) => f.label === '目标')?.value).toBe('条数之后的每个标记值（tail）');
   });
 
+  it('variableRecords with keyAt: the key column named in the captions and facts, and drawn', async () => {
+    const own = await compiledBundle([
+      await writeRuleLayer([
+        { id: 'job', match: { extensions: ['.qst'] }, target: { kind: 'token', section: 'reward int data', index: 2, variableRecords: { width: 2, keyAt: 1, widthByFirst: { '[job]': 5 }, first: ['[job]'] } }, annotation: { title: '职业', type: 'text' } },
+      ]),
+    ]);
+    const job = layoutOf(docOf('job', () => own));
+    const shapes = job.segments.find((s) => s.kind === 'group')?.children?.filter((c) => c.kind === 'record') ?? [];
+    expect(shapes.map((c) => c.caption)).toEqual(['记录（2 个）：不标注', '第 1 个为 [job] 的记录（5 个）']);
+    expect(shapes.map((c) => c.boxes.filter((b) => b.role === 'target').map((b) => b.position))).toEqual([[], ['[2]']]);
+    expect(job.facts.find((f) => f.label === '变宽记录')?.value).toBe('每条 2 个；第 1 个为 [job] 时 5 个（variableRecords）');
+    expect(job.facts.find((f) => f.label === '键所在列')?.value).toBe('记录内第 1 个决定宽度与取舍（keyAt）');
+    expect(job.facts.find((f) => f.label === '只取')?.value).toBe('第 1 个标记值为 [job] 的记录（first）');
+  });
+
   it('a plain section target is "section"', () => {
     expect(layoutOf(docOf('act.base-ani'))).toMatchObject({ where: 'section', section: 'BASE ANI', scope: [] });
   });

@@ -234,6 +234,8 @@ function variableLayout(target: TargetSpec, records: VariableRecords, header: La
   const index = records.tail ? -1 : (target.index ?? 0);
   const context = target.contextIndex;
   const countAt = records.countAt;
+  // The token that picks the width and the selection: the first, or the keyAt column.
+  const key = records.keyAt === 0 ? '首个标记值' : `第 ${records.keyAt} 个标记值`;
   const shapes: { first: string | null; width: number }[] = [{ first: null, width: records.width }, ...records.widthByFirst.map(([first, width]) => ({ first, width }))];
   const named = new Set(records.widthByFirst.map(([v]) => v.toLowerCase()));
   const selects = (first: string | null): boolean => {
@@ -241,14 +243,16 @@ function variableLayout(target: TargetSpec, records: VariableRecords, header: La
     if (records.notFirst !== null) return first === null || !records.notFirst.some((v) => v.toLowerCase() === first.toLowerCase());
     return true;
   };
-  facts.push({ label: '变宽记录', value: `${shapes.map((sh) => (sh.first === null ? `每条 ${sh.width} 个` : `首个为 ${sh.first} 时 ${sh.width} 个`)).join('；')}（variableRecords）` });
+  const keyShort = records.keyAt === 0 ? '首个' : `第 ${records.keyAt} 个`;
+  facts.push({ label: '变宽记录', value: `${shapes.map((sh) => (sh.first === null ? `每条 ${sh.width} 个` : `${keyShort}为 ${sh.first} 时 ${sh.width} 个`)).join('；')}（variableRecords）` });
+  if (records.keyAt !== 0) facts.push({ label: '键所在列', value: `记录内第 ${records.keyAt} 个决定宽度与取舍（keyAt）` });
   if (countAt !== null) facts.push({ label: '条数列', value: `记录内第 ${countAt} 个是条数 N，记录在宽度之后再有 N 个标记值（countAt）` });
-  if (records.first !== null) facts.push({ label: '只取', value: `首个标记值为 ${records.first.join('、')} 的记录（first）` });
-  if (records.notFirst !== null) facts.push({ label: '不取', value: `首个标记值为 ${records.notFirst.join('、')} 的记录（notFirst）` });
+  if (records.first !== null) facts.push({ label: '只取', value: `${key}为 ${records.first.join('、')} 的记录（first）` });
+  if (records.notFirst !== null) facts.push({ label: '不取', value: `${key}为 ${records.notFirst.join('、')} 的记录（notFirst）` });
   facts.push({ label: '目标', value: records.tail ? '条数之后的每个标记值（tail）' : `记录内第 ${index} 个（index）` });
   if (context !== null) facts.push({ label: '上下文下标', value: `记录内第 ${context} 个（contextIndex）` });
   if (offset > 0) facts.push({ label: '偏移', value: `先跳过段首 ${offset} 个标记值（offset，只跳一次）` });
-  notes.push('首个标记值不区分大小写地比较。记录被段尾截断、或条数不是非负整数时，读取在那里停止。标题中的 {record} 是段内从 1 数起的记录号（未选中的记录也计数）。');
+  notes.push(`${key}不区分大小写地比较。记录被段尾截断、或条数不是非负整数时，读取在那里停止。标题中的 {record} 是段内从 1 数起的记录号（未选中的记录也计数）。`);
   const segments: LayoutSegment[] = [header];
   if (offset > 0) segments.push({ caption: `偏移 ${offset}`, kind: 'offset', boxes: run(0, offset, (i) => box('skip', `#${i}`, '跳过')) });
   const children: LayoutSegment[] = [];
@@ -256,7 +260,7 @@ function variableLayout(target: TargetSpec, records: VariableRecords, header: La
     const mine = selects(shape.first);
     const boxes: LayoutBox[] = [];
     let previous = -1;
-    const keep = new Set([0, shape.width - 1, index, ...(countAt !== null ? [countAt] : []), ...(context !== null ? [context] : [])].filter((i) => i >= 0 && i < shape.width));
+    const keep = new Set([0, records.keyAt, shape.width - 1, index, ...(countAt !== null ? [countAt] : []), ...(context !== null ? [context] : [])].filter((i) => i >= 0 && i < shape.width));
     for (let i = 0; i < shape.width; i++) {
       if (shape.width > MAX_RUN + 2 && !keep.has(i)) continue;
       if (i > previous + 1) boxes.push(gap());
@@ -266,7 +270,7 @@ function variableLayout(target: TargetSpec, records: VariableRecords, header: La
       boxes.push({ role: targetBox ? 'target' : i === countAt ? 'sentinel' : 'token', position: `[${i}]`, caption, marks: mine && i === context ? ['context'] : [] });
     }
     if (countAt !== null) boxes.push({ role: mine && records.tail ? 'target' : 'token', position: `[${shape.width}…]`, caption: mine && records.tail ? '目标：N 个' : 'N 个', marks: [] });
-    const caption = `${shape.first === null ? '记录' : `首个为 ${shape.first} 的记录`}（${shape.width} 个${countAt !== null ? ' + N' : ''}）${mine ? '' : '：不标注'}`;
+    const caption = `${shape.first === null ? '记录' : `${keyShort}为 ${shape.first} 的记录`}（${shape.width} 个${countAt !== null ? ' + N' : ''}）${mine ? '' : '：不标注'}`;
     children.push({ caption, kind: 'record', boxes });
   }
   children.push({ caption: '', kind: 'plain', boxes: [gap()] });

@@ -1,7 +1,7 @@
 /**
- * Explain with pvfdoc's `target.variableRecords`: a section read as records whose width their own first
- * token or a count inside them decides (an avatar's selectable options, its purchase options). The
- * layer is written here.
+ * Explain with pvfdoc's `target.variableRecords`: a section read as records whose width one of their own
+ * tokens (the first, or the `keyAt` column) or a count inside them decides (an avatar's selectable
+ * options, its purchase options, a quest reward restricted to a job). The layer is written here.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -38,6 +38,11 @@ const RULES = [
   rule('sockets', '孔数 {record}', 'purchase', { index: 4, variableRecords: PURCHASE }),
   rule('socket', '孔 {record}', 'purchase', { variableRecords: { ...PURCHASE, tail: true } }),
   rule('after.offset', '第二列 {record}', 'skipped', { index: 1, offset: 1, variableRecords: { width: 2 } }),
+  // A quest reward: `item count`, or `item [job] job grow count`: column 1 decides.
+  rule('reward.item', '物品 {record}', 'reward', { index: 0, variableRecords: { width: 2, keyAt: 1, widthByFirst: { '[job]': 5 } } }),
+  rule('reward.count', '数量 {record}', 'reward', { index: 1, variableRecords: { width: 2, keyAt: 1, widthByFirst: { '[job]': 5 }, notFirst: ['[job]'] } }),
+  rule('reward.job', '职业 {record}', 'reward', { index: 2, variableRecords: { width: 2, keyAt: 1, widthByFirst: { '[job]': 5 }, first: ['[JOB]'] } }),
+  rule('reward.job-count', '数量 {record}', 'reward', { index: 4, variableRecords: { width: 2, keyAt: 1, widthByFirst: { '[job]': 5 }, first: ['[job]'] } }),
 ];
 
 let bundle: Bundle;
@@ -86,6 +91,20 @@ describe('target.variableRecords', () => {
     expect(explain('purchase', '7\t0\t0\t1000\t2\t`[C socket]`')).toEqual([]);
   });
 
+  it('keyAt: another column than the first decides the width and the selection', () => {
+    expect(explain('reward', '2354\t10\t2356\t`[job]`\t2\t1\t5\t3001\t1')).toEqual([
+      'tok0 2354 物品 1',
+      'tok1 10 数量 1',
+      'tok2 2356 物品 2',
+      'tok4 2 职业 2',
+      'tok6 5 数量 2',
+      'tok7 3001 物品 3',
+      'tok8 1 数量 3',
+    ]);
+    // The key column past the end: nothing more is read (where a record would start is not known).
+    expect(explain('reward', '2354\t10\t2356')).toEqual(['tok0 2354 物品 1', 'tok1 10 数量 1']);
+  });
+
   it('offset skips tokens once before the first record', () => {
     expect(explain('skipped', '9\t10\t11\t20\t21')).toEqual(['tok2 11 第二列 1', 'tok4 21 第二列 2']);
   });
@@ -97,7 +116,8 @@ describe('target.variableRecords against a plain model', () => {
     const out: number[] = [];
     let j = Math.min(offset, tokens.length);
     while (j < tokens.length) {
-      const lead = (tokens[j] as string).replaceAll('`', '').toLowerCase();
+      if (j + v.keyAt >= tokens.length) break;
+      const lead = (tokens[j + v.keyAt] as string).replaceAll('`', '').toLowerCase();
       const width = v.widthByFirst.find(([value]) => value.toLowerCase() === lead)?.[1] ?? v.width;
       if (j + width > tokens.length) break;
       let tail = 0;
@@ -117,7 +137,7 @@ describe('target.variableRecords against a plain model', () => {
     return out;
   }
 
-  it('anchors exactly the tokens the model names, for any tokens, widths, selection and offset', () => {
+  it('anchors exactly the tokens the model names, for any tokens, widths, key column, selection and offset', () => {
     const token = fc.oneof(fc.integer({ min: 0, max: 3 }).map(String), fc.constantFrom('-1', '1.5', '`2`', '`[A]`', '`[b]`', '`[B]`'));
     fc.assert(
       fc.property(
@@ -129,12 +149,14 @@ describe('target.variableRecords against a plain model', () => {
         fc.boolean(),
         fc.nat(4),
         fc.nat(2),
-        (tokens, width, wideB, countAt, selection, tail, index, offset) => {
+        fc.nat(2),
+        (tokens, width, wideB, countAt, selection, tail, index, offset, keyAt) => {
           const widthByFirst: [string, number][] = wideB === null ? [] : [['[B]', wideB]];
           const narrowest = Math.min(width, ...widthByFirst.map(([, w]) => w));
           const count = countAt !== null && countAt < narrowest ? countAt : null;
           const v: VariableRecords = {
             width,
+            keyAt: Math.min(keyAt, narrowest - 1),
             widthByFirst,
             countAt: count,
             first: selection === 'first' ? ['[a]', '1'] : null,
