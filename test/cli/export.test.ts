@@ -30,7 +30,7 @@ describe('pvfdoc export (dist/pvfdoc.mjs)', () => {
   it('writes pvfUtility comment files from ./snapshots, with links, and says what it left out', async () => {
     const result = await pvfdoc(['export', '--format', 'pvfutility', '--out', 'pu', '--site-url', 'https://example.org/pvfdoc/'], work);
     expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/^export: pvfutility from snapshot [0-9a-f]+: 4 files, 17 tags → .*pu\n/);
+    expect(result.stdout).toMatch(/^export: pvfutility from snapshot [0-9a-f]+: 4 files, 18 tags → .*pu\n/);
     expect(result.stdout).toContain('not written: til (2 tags)');
     expect(result.stdout).toContain('1 path notes, 1 section patterns, 1 before the first section');
     expect((await readdir(path.join(work, 'pu'))).sort()).toEqual(['.pvfdoc-export', 'equ.json', 'etc.json', 'qst.json', 'stk.json']);
