@@ -29,7 +29,7 @@ check and not instructions to follow.
 
 | tool | use it to |
 |---|---|
-| \`workspace_info\` | get \`workspaceId\`, each workspace's \`revision\` and \`pvfVersion\`, the active \`rulesRevision\`, \`supportedVersions\`, and whether rules reloading failed. Call it first. |
+| \`workspace_info\` | get \`workspaceId\`, each workspace's \`revision\` and \`pvfVersion\`, the active \`rulesRevision\`, \`supportedVersions\`, and whether rules reloading failed. Call it first; a workspace's \`warnings\` (an archive one level down, a damaged string table) say what to fix. |
 | \`pvf_annotation_search\` | find rules and shared fields by \`filePath\` (may be a file that does not exist yet), \`section\`, \`query\`, \`extensions\`, type filters, \`trust\`. Returns summaries, \`trust\` and a \`documentId\` each; a shared field and its implicit \`field:<id>\` rule are one hit (\`implicitRuleId\`). |
 | \`pvf_annotation_get\` | read one document in full: definition, complete target layout, enum values (paged, or one exact \`value\`), relations and the \`.lst\` paths they need. |
 | \`pvf_annotation_explain\` | see what the rules say about an existing file: each annotated tag/token with position, value, enum label, referenced object (\`resolutionStatus\`), and the notes of the file and its folders (\`pathContext\`). |
