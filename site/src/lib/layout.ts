@@ -235,7 +235,8 @@ function variableLayout(target: TargetSpec, records: VariableRecords, header: La
   const context = target.contextIndex;
   const countAt = records.countAt;
   // The token that picks the width and the selection: the first, or the keyAt column.
-  const key = records.keyAt === 0 ? '首个标记值' : `第 ${records.keyAt} 个标记值`;
+  const keyShort = records.keyAt === 0 ? '首个' : `第 ${records.keyAt} 个`;
+  const key = `${keyShort}标记值`;
   const shapes: { first: string | null; width: number }[] = [{ first: null, width: records.width }, ...records.widthByFirst.map(([first, width]) => ({ first, width }))];
   const named = new Set(records.widthByFirst.map(([v]) => v.toLowerCase()));
   const selects = (first: string | null): boolean => {
@@ -243,7 +244,6 @@ function variableLayout(target: TargetSpec, records: VariableRecords, header: La
     if (records.notFirst !== null) return first === null || !records.notFirst.some((v) => v.toLowerCase() === first.toLowerCase());
     return true;
   };
-  const keyShort = records.keyAt === 0 ? '首个' : `第 ${records.keyAt} 个`;
   facts.push({ label: '变宽记录', value: `${shapes.map((sh) => (sh.first === null ? `每条 ${sh.width} 个` : `${keyShort}为 ${sh.first} 时 ${sh.width} 个`)).join('；')}（variableRecords）` });
   if (records.keyAt !== 0) facts.push({ label: '键所在列', value: `记录内第 ${records.keyAt} 个决定宽度与取舍（keyAt）` });
   if (countAt !== null) facts.push({ label: '条数列', value: `记录内第 ${countAt} 个是条数 N，记录在宽度之后再有 N 个标记值（countAt）` });
